@@ -1,0 +1,18 @@
+//! Memory analyzers for WebAssembly.
+//!
+//! The crate is one library with thin front ends (QIP Content components, a native CLI, WASI
+//! components). Everything with logic lives here:
+//!
+//! * [`wasm`]: the bounded interpreter: decode and validate with `wasmparser`, translate each
+//!   function body once into a compact internal form, execute it with QIP's exact counters
+//!   (`spec/interpreter.md` C.6), a budget (C.7), limits (C.1) and a monomorphised observer.
+//!
+//! The library is `#![no_std]` + `alloc`; the `std` feature only adds conveniences.
+#![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+pub mod wasm;

@@ -1,0 +1,720 @@
+//! The execution loop: walks the internal form of [`super::ir`], monomorphised over an
+//! [`Observer`] and over precise budget mode.
+//!
+//! Counting (`spec/interpreter.md` C.6): a [`Op::Fuel`] charges its whole block at once. If
+//! the budget cannot cover a block, the loop switches to its precise instantiation, which
+//! checks before every op whether that op's instruction still fits, so that a run stops after
+//! exactly `budget` instructions (C.7). At a trap the count is corrected to the trapping
+//! instruction with the op's position in its block.
+
+use alloc::vec::Vec;
+use alloc::format;
+
+use super::counters::Counters;
+use super::error::{ExecError, Trap, TrapKind};
+use super::ir::{Binop, LoadKind, Op, TargetKind, TrapBinop, TrapUnop, Unop};
+use super::module::CompiledFunc;
+use super::num;
+use super::observe::Observer;
+use super::simd;
+use super::store::{Caller, Func, FuncKind, InstanceData, MemoryInst, Store};
+use super::value::Value;
+
+/// A suspended caller.
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    func: u32,
+    pc: u32,
+    fp: u32,
+}
+
+/// How the loop stopped.
+enum Stop {
+    /// The entry function returned; its results are at slots `0..n`.
+    Done,
+    /// The budget cannot cover the block at `pc`: rerun from here in precise mode.
+    Precise,
+    Trap(TrapKind),
+    /// Budget exhausted; the next instruction's byte offset.
+    Exhausted(u32),
+}
+
+/// The registers of the loop, kept across a switch to precise mode.
+struct State {
+    func: u32,
+    pc: usize,
+    fp: usize,
+    block_base: u64,
+    block_first: u32,
+    frames: Vec<Frame>,
+}
+
+trait Slot: Sized {
+    fn get(x: u128) -> Self;
+    fn put(self) -> u128;
+}
+macro_rules! slot_int {
+    ($($t:ty => $u:ty),*) => {$(
+        impl Slot for $t {
+            #[inline(always)]
+            fn get(x: u128) -> Self { x as $u as $t }
+            #[inline(always)]
+            fn put(self) -> u128 { self as $u as u128 }
+        }
+    )*};
+}
+slot_int!(u32 => u32, i32 => u32, u64 => u64, i64 => u64);
+impl Slot for f32 {
+    #[inline(always)]
+    fn get(x: u128) -> Self {
+        f32::from_bits(x as u32)
+    }
+    #[inline(always)]
+    fn put(self) -> u128 {
+        self.to_bits() as u128
+    }
+}
+impl Slot for f64 {
+    #[inline(always)]
+    fn get(x: u128) -> Self {
+        f64::from_bits(x as u64)
+    }
+    #[inline(always)]
+    fn put(self) -> u128 {
+        self.to_bits() as u128
+    }
+}
+
+fn body_of<'a>(instances: &'a [InstanceData], kind: FuncKind) -> (&'a InstanceData, &'a CompiledFunc) {
+    match kind {
+        FuncKind::Wasm { instance, index } => {
+            let inst = &instances[instance as usize];
+            (inst, inst.module.body(index).expect("a Wasm function has a body"))
+        }
+        FuncKind::Host { .. } => unreachable!("host functions have no body"),
+    }
+}
+
+/// Runs `f(args)` to completion, a trap, or budget exhaustion.
+pub(crate) fn invoke<O: Observer>(store: &mut Store, f: Func, args: &[Value], obs: &mut O) -> Result<Vec<Value>, ExecError> {
+    let info = store.funcs.get(f.0 as usize).ok_or_else(|| ExecError::Signature("no such function".into()))?;
+    let ty = info.ty.clone();
+    if args.len() != ty.params().len() || args.iter().zip(ty.params()).any(|(a, t)| a.ty() != *t) {
+        return Err(ExecError::Signature(format!(
+            "expected parameters {:?}, got {:?}",
+            ty.params(),
+            args.iter().map(Value::ty).collect::<Vec<_>>()
+        )));
+    }
+    let results_len = ty.results().len();
+    if let FuncKind::Host { index } = info.kind {
+        let mut results: Vec<Value> = ty.results().iter().map(|t| Value::default_of(*t)).collect();
+        let mut empty = Vec::new();
+        let mut caller = Caller { memory: &mut empty, globals: &store.globals, global_addrs: &[], global_types: &[] };
+        return match (store.host_funcs[index as usize])(&mut caller, args, &mut results) {
+            Ok(()) => Ok(results),
+            Err(kind) => Err(ExecError::Trap(Trap { kind, offset: 0 })),
+        };
+    }
+    let (_, body) = body_of(&store.instances, info.kind);
+    let need = body.frame_size.max(results_len as u32) as usize;
+    if need > store.limits.max_value_stack as usize {
+        return Err(ExecError::Trap(Trap { kind: TrapKind::StackOverflow, offset: 0 }));
+    }
+    if store.stack.len() < need {
+        store.stack.resize(need, 0);
+    }
+    store.stack[..body.num_locals as usize].fill(0);
+    for (i, a) in args.iter().enumerate() {
+        store.stack[i] = a.to_slot();
+    }
+    let mut state = State { func: f.0, pc: 0, fp: 0, block_base: store.counters.instructions, block_first: 0, frames: Vec::new() };
+    let mut stop = run::<O, false>(store, &mut state, obs);
+    if let Stop::Precise = stop {
+        stop = run::<O, true>(store, &mut state, obs);
+    }
+    match stop {
+        Stop::Done => Ok(ty.results().iter().enumerate().map(|(i, t)| Value::from_slot(*t, store.stack[i])).collect()),
+        Stop::Trap(kind) => {
+            let offset = trap_offset(store, &state);
+            Err(ExecError::Trap(Trap { kind, offset }))
+        }
+        Stop::Exhausted(offset) => Err(ExecError::BudgetExhausted { offset }),
+        Stop::Precise => unreachable!("precise mode never asks for precise mode"),
+    }
+}
+
+fn trap_offset(store: &Store, state: &State) -> u32 {
+    let (_, body) = body_of(&store.instances, store.funcs[state.func as usize].kind);
+    body.idx.get(state.pc).and_then(|&i| body.instr_offsets.get(i as usize)).copied().unwrap_or(0)
+}
+
+#[inline(always)]
+fn ea(addr: u128, offset: u32, width: u64, len: usize) -> Option<usize> {
+    let ea = addr as u32 as u64 + offset as u64;
+    if ea + width > len as u64 { None } else { Some(ea as usize) }
+}
+
+#[inline(always)]
+fn lane_mask(width: u32) -> u128 {
+    if width >= 16 { u128::MAX } else { (1u128 << (width * 8)) - 1 }
+}
+
+/// The loop. `P`: precise budget mode.
+#[allow(clippy::too_many_lines)]
+fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut O) -> Stop {
+    let Store { limits, funcs, host_funcs, tables, memories, globals, instances, segments, counters, instruction_limit, stack, .. } = store;
+    let limit = *instruction_limit;
+    let max_frames = limits.max_frames as usize;
+    let max_stack = limits.max_value_stack as usize;
+    let counters: &mut Counters = counters;
+
+    let (mut inst, mut body) = body_of(instances, funcs[st.func as usize].kind);
+    let mut code: &[Op] = &body.code;
+    let mut mem: &mut MemoryInst = &mut memories[inst.mem0 as usize];
+    let mut pc = st.pc;
+    let mut fp = st.fp;
+    let mut block_base = st.block_base;
+    let mut block_first = st.block_first;
+
+    macro_rules! r {
+        ($s:expr) => {
+            stack[fp + $s as usize]
+        };
+    }
+    macro_rules! get {
+        ($t:ty, $s:expr) => {
+            <$t as Slot>::get(r!($s))
+        };
+    }
+    macro_rules! exact {
+        () => {
+            block_base + body.cum[pc] as u64
+        };
+    }
+    macro_rules! save {
+        () => {
+            st.pc = pc;
+            st.fp = fp;
+            st.block_base = block_base;
+            st.block_first = block_first;
+        };
+    }
+    macro_rules! trap {
+        ($k:expr) => {{
+            counters.instructions = exact!();
+            save!();
+            return Stop::Trap($k);
+        }};
+    }
+    macro_rules! exhausted {
+        () => {{
+            let next = block_first as u64 + (limit - block_base);
+            counters.instructions = limit;
+            save!();
+            return Stop::Exhausted(body.instr_offsets.get(next as usize).copied().unwrap_or(body.end_offset));
+        }};
+    }
+    // Switches to the function `$f` (a store function index) with frame pointer `$fp`.
+    // Calls are counted once the callee is entered (a call that overflows the stack traps
+    // before it happens).
+    macro_rules! enter {
+        ($callee:expr, $args:expr, $indirect:expr) => {{
+            let callee: u32 = $callee;
+            let new_fp = fp + $args as usize;
+            match funcs[callee as usize].kind {
+                FuncKind::Wasm { .. } => {
+                    if st.frames.len() + 1 >= max_frames {
+                        trap!(TrapKind::StackOverflow);
+                    }
+                    let (ci, cb) = body_of(instances, funcs[callee as usize].kind);
+                    let top = new_fp + cb.frame_size as usize;
+                    if top > max_stack {
+                        trap!(TrapKind::StackOverflow);
+                    }
+                    counters.calls += 1;
+                    counters.indirect_calls += $indirect as u64;
+                    obs.call($indirect);
+                    if stack.len() < top {
+                        stack.resize(top.max(stack.len() * 2).min(max_stack), 0);
+                    }
+                    stack[new_fp + cb.num_params as usize..new_fp + cb.num_locals as usize].fill(0);
+                    st.frames.push(Frame { func: st.func, pc: pc as u32 + 1, fp: fp as u32 });
+                    st.func = callee;
+                    if !core::ptr::eq(ci, inst) {
+                        inst = ci;
+                        mem = &mut memories[inst.mem0 as usize];
+                    }
+                    body = cb;
+                    code = &body.code;
+                    fp = new_fp;
+                    pc = 0;
+                    continue;
+                }
+                FuncKind::Host { index } => {
+                    counters.calls += 1;
+                    counters.indirect_calls += $indirect as u64;
+                    obs.call($indirect);
+                    let ty = &funcs[callee as usize].ty;
+                    let args: Vec<Value> =
+                        ty.params().iter().enumerate().map(|(i, t)| Value::from_slot(*t, stack[new_fp + i])).collect();
+                    let mut results: Vec<Value> = ty.results().iter().map(|t| Value::default_of(*t)).collect();
+                    let mut caller = Caller {
+                        memory: &mut mem.data,
+                        globals: &globals[..],
+                        global_addrs: &inst.globals,
+                        global_types: &inst.module.global_types,
+                    };
+                    if let Err(k) = (host_funcs[index as usize])(&mut caller, &args, &mut results) {
+                        trap!(k);
+                    }
+                    let top = new_fp + results.len();
+                    if top > stack.len() {
+                        if top > max_stack {
+                            trap!(TrapKind::StackOverflow);
+                        }
+                        stack.resize(top, 0);
+                    }
+                    for (i, v) in results.iter().enumerate() {
+                        stack[new_fp + i] = v.to_slot();
+                    }
+                    pc += 1;
+                    continue;
+                }
+            }
+        }};
+    }
+    // Returns from the current function with results at `$src..$src+$n`.
+    macro_rules! ret {
+        ($src:expr, $n:expr) => {{
+            let (src, n) = ($src as usize, $n as usize);
+            if src != 0 && n > 0 {
+                stack.copy_within(fp + src..fp + src + n, fp);
+            }
+            counters.returns += 1;
+            match st.frames.pop() {
+                None => {
+                    save!();
+                    return Stop::Done;
+                }
+                Some(fr) => {
+                    st.func = fr.func;
+                    let (ci, cb) = body_of(instances, funcs[fr.func as usize].kind);
+                    if !core::ptr::eq(ci, inst) {
+                        inst = ci;
+                        mem = &mut memories[inst.mem0 as usize];
+                    }
+                    body = cb;
+                    code = &body.code;
+                    fp = fr.fp as usize;
+                    pc = fr.pc as usize;
+                    continue;
+                }
+            }
+        }};
+    }
+    // A taken branch to `targets[$t]`.
+    macro_rules! branch {
+        ($t:expr) => {{
+            let t = body.targets[$t as usize];
+            counters.branches += 1;
+            match t.kind {
+                TargetKind::Return => {
+                    if counters.instructions >= limit {
+                        let _ = exact!();
+                        counters.instructions = limit;
+                        save!();
+                        return Stop::Exhausted(body.end_offset);
+                    }
+                    counters.instructions += 1;
+                    ret!(t.src, t.n);
+                }
+                kind => {
+                    if t.n > 0 && t.src != t.dst {
+                        let (s, d, n) = (fp + t.src as usize, fp + t.dst as usize, t.n as usize);
+                        stack.copy_within(s..s + n, d);
+                    }
+                    if kind == TargetKind::Loop {
+                        counters.loop_iterations += 1;
+                        obs.loop_iteration();
+                    }
+                    pc = t.pc as usize;
+                    continue;
+                }
+            }
+        }};
+    }
+    macro_rules! load {
+        ($addr:expr, $offset:expr, $w:expr) => {{
+            match ea(r!($addr), $offset, $w as u64, mem.data.len()) {
+                Some(a) => {
+                    counters.memory_reads += 1;
+                    if O::ENABLED {
+                        obs.load(a as u64, $w as u32, exact!());
+                    }
+                    a
+                }
+                None => trap!(TrapKind::MemoryOutOfBounds),
+            }
+        }};
+    }
+    macro_rules! store_at {
+        ($addr:expr, $offset:expr, $w:expr) => {{
+            match ea(r!($addr), $offset, $w as u64, mem.data.len()) {
+                Some(a) => {
+                    counters.memory_writes += 1;
+                    if O::ENABLED {
+                        obs.store(a as u64, $w as u32, exact!());
+                    }
+                    a
+                }
+                None => trap!(TrapKind::MemoryOutOfBounds),
+            }
+        }};
+    }
+
+    loop {
+        if P && block_base + body.cum[pc] as u64 > limit {
+            exhausted!();
+        }
+        match code[pc] {
+            Op::Fuel { n, first } => {
+                if P {
+                    if counters.instructions > limit {
+                        exhausted!();
+                    }
+                    block_first = first;
+                } else if counters.instructions + n as u64 > limit {
+                    save!();
+                    return Stop::Precise;
+                }
+                block_base = counters.instructions;
+                counters.instructions += n as u64;
+            }
+            Op::Unreachable => trap!(TrapKind::Unreachable),
+            Op::Jump { pc: t } => {
+                pc = t as usize;
+                continue;
+            }
+            Op::JumpIfZero { cond, pc: t } => {
+                if get!(u32, cond) == 0 {
+                    pc = t as usize;
+                    continue;
+                }
+            }
+            Op::Br { pc: t } => {
+                counters.branches += 1;
+                pc = t as usize;
+                continue;
+            }
+            Op::BrLoop { pc: t } => {
+                counters.branches += 1;
+                counters.loop_iterations += 1;
+                obs.loop_iteration();
+                pc = t as usize;
+                continue;
+            }
+            Op::BrTarget { t } => branch!(t),
+            Op::BrIf { cond, pc: t } => {
+                if get!(u32, cond) != 0 {
+                    counters.branches += 1;
+                    pc = t as usize;
+                    continue;
+                }
+            }
+            Op::BrIfLoop { cond, pc: t } => {
+                if get!(u32, cond) != 0 {
+                    counters.branches += 1;
+                    counters.loop_iterations += 1;
+                    obs.loop_iteration();
+                    pc = t as usize;
+                    continue;
+                }
+            }
+            Op::BrIfTarget { cond, t } => {
+                if get!(u32, cond) != 0 {
+                    branch!(t);
+                }
+            }
+            Op::BrTable { index, start, len } => {
+                let i = get!(u32, index).min(len - 1);
+                branch!(start + i);
+            }
+            Op::Return { src, n } => {
+                counters.branches += 1;
+                if counters.instructions >= limit {
+                    counters.instructions = limit;
+                    save!();
+                    return Stop::Exhausted(body.end_offset);
+                }
+                counters.instructions += 1;
+                ret!(src, n);
+            }
+            Op::FuncEnd { src, n } => ret!(src, n),
+            Op::Call { func, args } => {
+                enter!(inst.funcs[func as usize], args, false);
+            }
+            Op::CallIndirect { ty, table, index, args } => {
+                let i = get!(u32, index) as usize;
+                let tab = &tables[inst.tables[table as usize] as usize];
+                let Some(&e) = tab.elems.get(i) else { trap!(TrapKind::UndefinedElement) };
+                if e == 0 {
+                    trap!(TrapKind::UninitializedElement);
+                }
+                let callee = (e - 1) as u32;
+                if funcs[callee as usize].type_id != inst.type_ids[ty as usize] {
+                    trap!(TrapKind::IndirectCallTypeMismatch);
+                }
+                enter!(callee, args, true);
+            }
+            Op::Copy { dst, src } => r!(dst) = r!(src),
+            Op::Const32 { dst, value } => r!(dst) = value as u128,
+            Op::Const64 { dst, lo, hi } => r!(dst) = ((hi as u64) << 32 | lo as u64) as u128,
+            Op::ConstV128 { dst, idx } => r!(dst) = body.v128s[idx as usize],
+            Op::Select { dst, a, b, c } => r!(dst) = if get!(u32, c) != 0 { r!(a) } else { r!(b) },
+            Op::GlobalGet { dst, global } => r!(dst) = globals[inst.globals[global as usize] as usize],
+            Op::GlobalSet { global, src } => {
+                let v = r!(src);
+                globals[inst.globals[global as usize] as usize] = v;
+                if O::ENABLED && global == 0 {
+                    obs.global0_write(v as u32);
+                }
+            }
+            Op::RefFunc { dst, func } => r!(dst) = inst.funcs[func as usize] as u128 + 1,
+            Op::Load { kind, dst, addr, offset } => {
+                let w = kind.width();
+                let a = load!(addr, offset, w);
+                let d = &mem.data[a..a + w as usize];
+                r!(dst) = match kind {
+                    LoadKind::U8 => d[0] as u128,
+                    LoadKind::S8x32 => d[0] as i8 as i32 as u32 as u128,
+                    LoadKind::S8x64 => d[0] as i8 as i64 as u64 as u128,
+                    LoadKind::U16 => u16::from_le_bytes([d[0], d[1]]) as u128,
+                    LoadKind::S16x32 => i16::from_le_bytes([d[0], d[1]]) as i32 as u32 as u128,
+                    LoadKind::S16x64 => i16::from_le_bytes([d[0], d[1]]) as i64 as u64 as u128,
+                    LoadKind::U32 => u32::from_le_bytes([d[0], d[1], d[2], d[3]]) as u128,
+                    LoadKind::S32x64 => i32::from_le_bytes([d[0], d[1], d[2], d[3]]) as i64 as u64 as u128,
+                    LoadKind::U64 => u64::from_le_bytes(d[..8].try_into().unwrap()) as u128,
+                    LoadKind::V128 => u128::from_le_bytes(d[..16].try_into().unwrap()),
+                };
+            }
+            Op::Store { width, addr, value, offset } => {
+                let v = r!(value);
+                let a = store_at!(addr, offset, width);
+                let w = width as usize;
+                mem.data[a..a + w].copy_from_slice(&v.to_le_bytes()[..w]);
+            }
+            Op::SimdLoad { kind, dst, addr, offset } => {
+                let w = kind.width();
+                let a = load!(addr, offset, w);
+                let mut raw = [0u8; 8];
+                raw[..w as usize].copy_from_slice(&mem.data[a..a + w as usize]);
+                r!(dst) = simd::load_transform(kind, u64::from_le_bytes(raw));
+            }
+            Op::LoadLane { width, lane, dst, addr, offset, vec } => {
+                let v = r!(vec);
+                let a = load!(addr, offset, width);
+                let mut raw = [0u8; 16];
+                raw[..width as usize].copy_from_slice(&mem.data[a..a + width as usize]);
+                let x = u128::from_le_bytes(raw);
+                let shift = lane as u32 * width as u32 * 8;
+                let mask = lane_mask(width as u32) << shift;
+                r!(dst) = (v & !mask) | (x << shift);
+            }
+            Op::StoreLane { width, lane, addr, vec, offset } => {
+                let v = r!(vec);
+                let a = store_at!(addr, offset, width);
+                let shift = lane as u32 * width as u32 * 8;
+                let x = (v >> shift) & lane_mask(width as u32);
+                mem.data[a..a + width as usize].copy_from_slice(&x.to_le_bytes()[..width as usize]);
+            }
+            Op::MemorySize { dst } => r!(dst) = (mem.data.len() / 65536) as u128,
+            Op::MemoryGrow { dst, delta } => {
+                let d = get!(u32, delta) as u64;
+                let old = mem.data.len() as u64 / 65536;
+                r!(dst) = if old + d > mem.max_pages {
+                    u32::MAX as u128
+                } else {
+                    mem.data.resize(((old + d) * 65536) as usize, 0);
+                    old as u128
+                };
+            }
+            Op::MemoryCopy { dst, src, len } => {
+                let (d, s, n) = (get!(u32, dst) as u64, get!(u32, src) as u64, get!(u32, len) as u64);
+                let size = mem.data.len() as u64;
+                if s + n > size || d + n > size {
+                    trap!(TrapKind::MemoryOutOfBounds);
+                }
+                if n > 0 {
+                    counters.memory_reads += 1;
+                    counters.memory_writes += 1;
+                    if O::ENABLED {
+                        obs.copy(d, s, n, exact!());
+                    }
+                    mem.data.copy_within(s as usize..(s + n) as usize, d as usize);
+                }
+            }
+            Op::MemoryFill { dst, value, len } => {
+                let (d, v, n) = (get!(u32, dst) as u64, get!(u32, value) as u8, get!(u32, len) as u64);
+                if d + n > mem.data.len() as u64 {
+                    trap!(TrapKind::MemoryOutOfBounds);
+                }
+                if n > 0 {
+                    counters.memory_writes += 1;
+                    if O::ENABLED {
+                        obs.fill(d, n, exact!());
+                    }
+                    mem.data[d as usize..(d + n) as usize].fill(v);
+                }
+            }
+            Op::MemoryInit { seg, dst, src, len } => {
+                let (d, s, n) = (get!(u32, dst) as u64, get!(u32, src) as u64, get!(u32, len) as u64);
+                let iidx = match funcs[st.func as usize].kind {
+                    FuncKind::Wasm { instance, .. } => instance as usize,
+                    FuncKind::Host { .. } => unreachable!(),
+                };
+                let data: &[u8] =
+                    if segments[iidx].datas_dropped[seg as usize] { &[] } else { &inst.module.datas[seg as usize].bytes };
+                if s + n > data.len() as u64 || d + n > mem.data.len() as u64 {
+                    trap!(TrapKind::MemoryOutOfBounds);
+                }
+                if n > 0 {
+                    counters.memory_writes += 1;
+                    if O::ENABLED {
+                        obs.fill(d, n, exact!());
+                    }
+                    mem.data[d as usize..(d + n) as usize].copy_from_slice(&data[s as usize..(s + n) as usize]);
+                }
+            }
+            Op::DataDrop { seg } => {
+                let iidx = instance_index(funcs[st.func as usize].kind);
+                segments[iidx].datas_dropped[seg as usize] = true;
+            }
+            Op::TableGet { table, dst, index } => {
+                let tab = &tables[inst.tables[table as usize] as usize];
+                match tab.elems.get(get!(u32, index) as usize) {
+                    Some(&e) => r!(dst) = e as u128,
+                    None => trap!(TrapKind::TableOutOfBounds),
+                }
+            }
+            Op::TableSet { table, index, value } => {
+                let v = r!(value) as u64;
+                let tab = &mut tables[inst.tables[table as usize] as usize];
+                match tab.elems.get_mut(get!(u32, index) as usize) {
+                    Some(e) => *e = v,
+                    None => trap!(TrapKind::TableOutOfBounds),
+                }
+            }
+            Op::TableSize { table, dst } => r!(dst) = tables[inst.tables[table as usize] as usize].elems.len() as u128,
+            Op::TableGrow { table, dst, init, delta } => {
+                let (v, d) = (r!(init) as u64, get!(u32, delta) as u64);
+                let tab = &mut tables[inst.tables[table as usize] as usize];
+                let old = tab.elems.len() as u64;
+                r!(dst) = if old + d > tab.max {
+                    u32::MAX as u128
+                } else {
+                    tab.elems.resize((old + d) as usize, v);
+                    old as u128
+                };
+            }
+            Op::TableFill { table, index, value, len } => {
+                let (i, v, n) = (get!(u32, index) as u64, r!(value) as u64, get!(u32, len) as u64);
+                let tab = &mut tables[inst.tables[table as usize] as usize];
+                if i + n > tab.elems.len() as u64 {
+                    trap!(TrapKind::TableOutOfBounds);
+                }
+                tab.elems[i as usize..(i + n) as usize].fill(v);
+            }
+            Op::TableCopy { pair, args } => {
+                let (dt, t2) = body.pairs[pair as usize];
+                let (d, s, n) = (get!(u32, args) as u64, get!(u32, args + 1) as u64, get!(u32, args + 2) as u64);
+                let (da, sa) = (inst.tables[dt as usize] as usize, inst.tables[t2 as usize] as usize);
+                if s + n > tables[sa].elems.len() as u64 || d + n > tables[da].elems.len() as u64 {
+                    trap!(TrapKind::TableOutOfBounds);
+                }
+                let (d, s, n) = (d as usize, s as usize, n as usize);
+                if da == sa {
+                    tables[da].elems.copy_within(s..s + n, d);
+                } else {
+                    let tmp: Vec<u64> = tables[sa].elems[s..s + n].to_vec();
+                    tables[da].elems[d..d + n].copy_from_slice(&tmp);
+                }
+            }
+            Op::TableInit { pair, args } => {
+                let (t, seg) = body.pairs[pair as usize];
+                let (d, s, n) = (get!(u32, args) as u64, get!(u32, args + 1) as u64, get!(u32, args + 2) as u64);
+                let iidx = instance_index(funcs[st.func as usize].kind);
+                let items = &segments[iidx].elems[seg as usize];
+                let tab = &mut tables[inst.tables[t as usize] as usize];
+                if s + n > items.len() as u64 || d + n > tab.elems.len() as u64 {
+                    trap!(TrapKind::TableOutOfBounds);
+                }
+                tab.elems[d as usize..(d + n) as usize].copy_from_slice(&items[s as usize..(s + n) as usize]);
+            }
+            Op::ElemDrop { seg } => {
+                let iidx = instance_index(funcs[st.func as usize].kind);
+                segments[iidx].elems[seg as usize] = Vec::new();
+            }
+            Op::SimdUnary { op, dst, a } => r!(dst) = simd::unary(op, r!(a)),
+            Op::SimdBinary { op, dst, a, b } => r!(dst) = simd::binary(op, r!(a), r!(b)),
+            Op::SimdTernary { op, dst, a, b, c } => r!(dst) = simd::ternary(op, r!(a), r!(b), r!(c)),
+            Op::SimdShift { op, dst, a, b } => r!(dst) = simd::shift(op, r!(a), get!(u32, b)),
+            Op::SimdTest { op, dst, a } => r!(dst) = simd::test(op, r!(a)) as u128,
+            Op::SimdSplat { op, dst, a } => r!(dst) = simd::splat(op, r!(a) as u64),
+            Op::SimdExtract { op, lane, dst, a } => r!(dst) = simd::extract_lane(op, r!(a), lane) as u128,
+            Op::SimdReplace { op, lane, dst, a, b } => r!(dst) = simd::replace_lane(op, r!(a), r!(b) as u64, lane),
+            Op::Shuffle { dst, a, b, idx } => {
+                let (x, y) = (r!(a).to_le_bytes(), r!(b).to_le_bytes());
+                let lanes = &body.shuffles[idx as usize];
+                let mut out = [0u8; 16];
+                for (o, &l) in out.iter_mut().zip(lanes) {
+                    *o = if l < 16 { x[l as usize] } else { y[(l - 16) as usize] };
+                }
+                r!(dst) = u128::from_le_bytes(out);
+            }
+            Op::Unop { op, dst, a } => {
+                macro_rules! ex_unop {
+                    ($($name:ident ( $t:ty ) -> $out:ty = |$arg:ident| $e:expr;)*) => {
+                        match op { $( Unop::$name => { let $arg = get!($t, a); r!(dst) = <$out as Slot>::put($e); } )* }
+                    };
+                }
+                super::ir::for_each_unop!(ex_unop);
+            }
+            Op::TrapUnop { op, dst, a } => {
+                macro_rules! ex_trap_unop {
+                    ($($name:ident ( $t:ty ) -> $out:ty = |$arg:ident| $e:expr;)*) => {
+                        match op { $( TrapUnop::$name => { let $arg = get!($t, a); match $e { Ok(v) => r!(dst) = <$out as Slot>::put(v), Err(k) => trap!(k) } } )* }
+                    };
+                }
+                super::ir::for_each_trap_unop!(ex_trap_unop);
+            }
+            Op::Binop { op, dst, a, b } => {
+                macro_rules! ex_binop {
+                    ($($name:ident ( $ta:ty, $tb:ty ) -> $out:ty = |$x:ident, $y:ident| $e:expr;)*) => {
+                        match op { $( Binop::$name => { let $x = get!($ta, a); let $y = get!($tb, b); r!(dst) = <$out as Slot>::put($e); } )* }
+                    };
+                }
+                super::ir::for_each_binop!(ex_binop);
+            }
+            Op::TrapBinop { op, dst, a, b } => {
+                macro_rules! ex_trap_binop {
+                    ($($name:ident ( $ta:ty, $tb:ty ) -> $out:ty = |$x:ident, $y:ident| $e:expr;)*) => {
+                        match op { $( TrapBinop::$name => { let $x = get!($ta, a); let $y = get!($tb, b); match $e { Ok(v) => r!(dst) = <$out as Slot>::put(v), Err(k) => trap!(k) } } )* }
+                    };
+                }
+                super::ir::for_each_trap_binop!(ex_trap_binop);
+            }
+        }
+        pc += 1;
+    }
+}
+
+fn instance_index(kind: FuncKind) -> usize {
+    match kind {
+        FuncKind::Wasm { instance, .. } => instance as usize,
+        FuncKind::Host { .. } => unreachable!("host functions execute no ops"),
+    }
+}
+
+#[allow(dead_code)]
+fn _globals_types(_: &[wasmparser::GlobalType]) {}

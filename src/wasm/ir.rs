@@ -1,0 +1,418 @@
+//! The internal form each function body is translated into once (`translate`) and that the
+//! execution loop (`exec`) walks.
+//!
+//! Operands are *slots* relative to the frame pointer: a frame holds the parameters, then the
+//! other locals, then the operand stack, each value in one 128-bit slot. Because Wasm operand
+//! stack heights are static, every operand's slot is resolved at translation time, and a
+//! `local.get` costs no operation at all: the consumer reads the local's slot directly.
+//!
+//! Instructions are counted per *fuel block*: every straight-line run of Wasm instructions
+//! starts with a [`Op::Fuel`] that charges the whole run. Each op also has its position
+//! inside the run (`cum`), so the exact count is known at a trap, at a write (for observers) and
+//! at the exact point where the budget runs out (`spec/interpreter.md` C.6, C.7).
+
+use super::simd::{SimdBinary, SimdExtract, SimdLoad, SimdReplace, SimdShift, SimdSplat, SimdTernary, SimdTest, SimdUnary};
+
+/// A frame-relative slot index.
+pub(crate) type Slot = u32;
+
+/// Pure unary operations: `Name(input type) -> output type = |a| expression`.
+/// The name is also the `wasmparser::Operator` variant.
+macro_rules! for_each_unop {
+    ($m:ident) => {
+        $m! {
+            I32Eqz(u32) -> u32 = |a| (a == 0) as u32;
+            I64Eqz(u64) -> u32 = |a| (a == 0) as u32;
+            I32Clz(u32) -> u32 = |a| a.leading_zeros();
+            I32Ctz(u32) -> u32 = |a| a.trailing_zeros();
+            I32Popcnt(u32) -> u32 = |a| a.count_ones();
+            I64Clz(u64) -> u64 = |a| a.leading_zeros() as u64;
+            I64Ctz(u64) -> u64 = |a| a.trailing_zeros() as u64;
+            I64Popcnt(u64) -> u64 = |a| a.count_ones() as u64;
+            F32Abs(u32) -> u32 = |a| a & 0x7fff_ffff;
+            F32Neg(u32) -> u32 = |a| a ^ 0x8000_0000;
+            F32Ceil(f32) -> f32 = |a| num::f32_ceil(a);
+            F32Floor(f32) -> f32 = |a| num::f32_floor(a);
+            F32Trunc(f32) -> f32 = |a| num::f32_trunc(a);
+            F32Nearest(f32) -> f32 = |a| num::f32_nearest(a);
+            F32Sqrt(f32) -> f32 = |a| num::f32_sqrt(a);
+            F64Abs(u64) -> u64 = |a| a & 0x7fff_ffff_ffff_ffff;
+            F64Neg(u64) -> u64 = |a| a ^ 0x8000_0000_0000_0000;
+            F64Ceil(f64) -> f64 = |a| num::f64_ceil(a);
+            F64Floor(f64) -> f64 = |a| num::f64_floor(a);
+            F64Trunc(f64) -> f64 = |a| num::f64_trunc(a);
+            F64Nearest(f64) -> f64 = |a| num::f64_nearest(a);
+            F64Sqrt(f64) -> f64 = |a| num::f64_sqrt(a);
+            I32WrapI64(u64) -> u32 = |a| a as u32;
+            I64ExtendI32S(i32) -> i64 = |a| a as i64;
+            F32ConvertI32S(i32) -> f32 = |a| a as f32;
+            F32ConvertI32U(u32) -> f32 = |a| a as f32;
+            F32ConvertI64S(i64) -> f32 = |a| a as f32;
+            F32ConvertI64U(u64) -> f32 = |a| a as f32;
+            F32DemoteF64(f64) -> f32 = |a| a as f32;
+            F64ConvertI32S(i32) -> f64 = |a| a as f64;
+            F64ConvertI32U(u32) -> f64 = |a| a as f64;
+            F64ConvertI64S(i64) -> f64 = |a| a as f64;
+            F64ConvertI64U(u64) -> f64 = |a| a as f64;
+            F64PromoteF32(f32) -> f64 = |a| a as f64;
+            I32Extend8S(i32) -> i32 = |a| a as i8 as i32;
+            I32Extend16S(i32) -> i32 = |a| a as i16 as i32;
+            I64Extend8S(i64) -> i64 = |a| a as i8 as i64;
+            I64Extend16S(i64) -> i64 = |a| a as i16 as i64;
+            I64Extend32S(i64) -> i64 = |a| a as i32 as i64;
+            I32TruncSatF32S(f32) -> i32 = |a| num::i32_trunc_sat_f32_s(a);
+            I32TruncSatF32U(f32) -> u32 = |a| num::i32_trunc_sat_f32_u(a);
+            I32TruncSatF64S(f64) -> i32 = |a| num::i32_trunc_sat_f64_s(a);
+            I32TruncSatF64U(f64) -> u32 = |a| num::i32_trunc_sat_f64_u(a);
+            I64TruncSatF32S(f32) -> i64 = |a| num::i64_trunc_sat_f32_s(a);
+            I64TruncSatF32U(f32) -> u64 = |a| num::i64_trunc_sat_f32_u(a);
+            I64TruncSatF64S(f64) -> i64 = |a| num::i64_trunc_sat_f64_s(a);
+            I64TruncSatF64U(f64) -> u64 = |a| num::i64_trunc_sat_f64_u(a);
+            RefIsNull(u64) -> u32 = |a| (a == 0) as u32;
+        }
+    };
+}
+
+/// Unary operations that may trap: the expression returns `Result<_, TrapKind>`.
+macro_rules! for_each_trap_unop {
+    ($m:ident) => {
+        $m! {
+            I32TruncF32S(f32) -> i32 = |a| num::i32_trunc_f32_s(a);
+            I32TruncF32U(f32) -> u32 = |a| num::i32_trunc_f32_u(a);
+            I32TruncF64S(f64) -> i32 = |a| num::i32_trunc_f64_s(a);
+            I32TruncF64U(f64) -> u32 = |a| num::i32_trunc_f64_u(a);
+            I64TruncF32S(f32) -> i64 = |a| num::i64_trunc_f32_s(a);
+            I64TruncF32U(f32) -> u64 = |a| num::i64_trunc_f32_u(a);
+            I64TruncF64S(f64) -> i64 = |a| num::i64_trunc_f64_s(a);
+            I64TruncF64U(f64) -> u64 = |a| num::i64_trunc_f64_u(a);
+        }
+    };
+}
+
+/// Pure binary operations: `Name(type of a, type of b) -> output = |a, b| expression`.
+macro_rules! for_each_binop {
+    ($m:ident) => {
+        $m! {
+            I32Eq(u32, u32) -> u32 = |a, b| (a == b) as u32;
+            I32Ne(u32, u32) -> u32 = |a, b| (a != b) as u32;
+            I32LtS(i32, i32) -> u32 = |a, b| (a < b) as u32;
+            I32LtU(u32, u32) -> u32 = |a, b| (a < b) as u32;
+            I32GtS(i32, i32) -> u32 = |a, b| (a > b) as u32;
+            I32GtU(u32, u32) -> u32 = |a, b| (a > b) as u32;
+            I32LeS(i32, i32) -> u32 = |a, b| (a <= b) as u32;
+            I32LeU(u32, u32) -> u32 = |a, b| (a <= b) as u32;
+            I32GeS(i32, i32) -> u32 = |a, b| (a >= b) as u32;
+            I32GeU(u32, u32) -> u32 = |a, b| (a >= b) as u32;
+            I64Eq(u64, u64) -> u32 = |a, b| (a == b) as u32;
+            I64Ne(u64, u64) -> u32 = |a, b| (a != b) as u32;
+            I64LtS(i64, i64) -> u32 = |a, b| (a < b) as u32;
+            I64LtU(u64, u64) -> u32 = |a, b| (a < b) as u32;
+            I64GtS(i64, i64) -> u32 = |a, b| (a > b) as u32;
+            I64GtU(u64, u64) -> u32 = |a, b| (a > b) as u32;
+            I64LeS(i64, i64) -> u32 = |a, b| (a <= b) as u32;
+            I64LeU(u64, u64) -> u32 = |a, b| (a <= b) as u32;
+            I64GeS(i64, i64) -> u32 = |a, b| (a >= b) as u32;
+            I64GeU(u64, u64) -> u32 = |a, b| (a >= b) as u32;
+            F32Eq(f32, f32) -> u32 = |a, b| (a == b) as u32;
+            F32Ne(f32, f32) -> u32 = |a, b| (a != b) as u32;
+            F32Lt(f32, f32) -> u32 = |a, b| (a < b) as u32;
+            F32Gt(f32, f32) -> u32 = |a, b| (a > b) as u32;
+            F32Le(f32, f32) -> u32 = |a, b| (a <= b) as u32;
+            F32Ge(f32, f32) -> u32 = |a, b| (a >= b) as u32;
+            F64Eq(f64, f64) -> u32 = |a, b| (a == b) as u32;
+            F64Ne(f64, f64) -> u32 = |a, b| (a != b) as u32;
+            F64Lt(f64, f64) -> u32 = |a, b| (a < b) as u32;
+            F64Gt(f64, f64) -> u32 = |a, b| (a > b) as u32;
+            F64Le(f64, f64) -> u32 = |a, b| (a <= b) as u32;
+            F64Ge(f64, f64) -> u32 = |a, b| (a >= b) as u32;
+            I32Add(u32, u32) -> u32 = |a, b| a.wrapping_add(b);
+            I32Sub(u32, u32) -> u32 = |a, b| a.wrapping_sub(b);
+            I32Mul(u32, u32) -> u32 = |a, b| a.wrapping_mul(b);
+            I32And(u32, u32) -> u32 = |a, b| a & b;
+            I32Or(u32, u32) -> u32 = |a, b| a | b;
+            I32Xor(u32, u32) -> u32 = |a, b| a ^ b;
+            I32Shl(u32, u32) -> u32 = |a, b| a.wrapping_shl(b);
+            I32ShrS(i32, u32) -> i32 = |a, b| a.wrapping_shr(b);
+            I32ShrU(u32, u32) -> u32 = |a, b| a.wrapping_shr(b);
+            I32Rotl(u32, u32) -> u32 = |a, b| a.rotate_left(b % 32);
+            I32Rotr(u32, u32) -> u32 = |a, b| a.rotate_right(b % 32);
+            I64Add(u64, u64) -> u64 = |a, b| a.wrapping_add(b);
+            I64Sub(u64, u64) -> u64 = |a, b| a.wrapping_sub(b);
+            I64Mul(u64, u64) -> u64 = |a, b| a.wrapping_mul(b);
+            I64And(u64, u64) -> u64 = |a, b| a & b;
+            I64Or(u64, u64) -> u64 = |a, b| a | b;
+            I64Xor(u64, u64) -> u64 = |a, b| a ^ b;
+            I64Shl(u64, u64) -> u64 = |a, b| a.wrapping_shl(b as u32);
+            I64ShrS(i64, u64) -> i64 = |a, b| a.wrapping_shr(b as u32);
+            I64ShrU(u64, u64) -> u64 = |a, b| a.wrapping_shr(b as u32);
+            I64Rotl(u64, u64) -> u64 = |a, b| a.rotate_left((b % 64) as u32);
+            I64Rotr(u64, u64) -> u64 = |a, b| a.rotate_right((b % 64) as u32);
+            F32Add(f32, f32) -> f32 = |a, b| a + b;
+            F32Sub(f32, f32) -> f32 = |a, b| a - b;
+            F32Mul(f32, f32) -> f32 = |a, b| a * b;
+            F32Div(f32, f32) -> f32 = |a, b| a / b;
+            F32Min(f32, f32) -> f32 = |a, b| num::f32_min(a, b);
+            F32Max(f32, f32) -> f32 = |a, b| num::f32_max(a, b);
+            F32Copysign(u32, u32) -> u32 = |a, b| (a & 0x7fff_ffff) | (b & 0x8000_0000);
+            F64Add(f64, f64) -> f64 = |a, b| a + b;
+            F64Sub(f64, f64) -> f64 = |a, b| a - b;
+            F64Mul(f64, f64) -> f64 = |a, b| a * b;
+            F64Div(f64, f64) -> f64 = |a, b| a / b;
+            F64Min(f64, f64) -> f64 = |a, b| num::f64_min(a, b);
+            F64Max(f64, f64) -> f64 = |a, b| num::f64_max(a, b);
+            F64Copysign(u64, u64) -> u64 = |a, b| (a & 0x7fff_ffff_ffff_ffff) | (b & 0x8000_0000_0000_0000);
+        }
+    };
+}
+
+/// Binary operations that may trap.
+macro_rules! for_each_trap_binop {
+    ($m:ident) => {
+        $m! {
+            I32DivS(i32, i32) -> i32 = |a, b| num::i32_div_s(a, b);
+            I32DivU(u32, u32) -> u32 = |a, b| num::i32_div_u(a, b);
+            I32RemS(i32, i32) -> i32 = |a, b| num::i32_rem_s(a, b);
+            I32RemU(u32, u32) -> u32 = |a, b| num::i32_rem_u(a, b);
+            I64DivS(i64, i64) -> i64 = |a, b| num::i64_div_s(a, b);
+            I64DivU(u64, u64) -> u64 = |a, b| num::i64_div_u(a, b);
+            I64RemS(i64, i64) -> i64 = |a, b| num::i64_rem_s(a, b);
+            I64RemU(u64, u64) -> u64 = |a, b| num::i64_rem_u(a, b);
+        }
+    };
+}
+
+pub(crate) use {for_each_binop, for_each_trap_binop, for_each_trap_unop, for_each_unop};
+
+/// Memory access widths and extensions of loads. `f32.load` is `Load32` (slot bits are the
+/// same), `f64.load` is `Load64`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LoadKind {
+    /// 1 byte, sign-extended to 32 bits.
+    S8x32,
+    /// 1 byte, sign-extended to 64 bits.
+    S8x64,
+    /// 1 byte, zero-extended.
+    U8,
+    /// 2 bytes, sign-extended to 32 bits.
+    S16x32,
+    /// 2 bytes, sign-extended to 64 bits.
+    S16x64,
+    /// 2 bytes, zero-extended.
+    U16,
+    /// 4 bytes, zero-extended (`i32.load`, `f32.load`, `i64.load32_u`).
+    U32,
+    /// 4 bytes, sign-extended to 64 bits.
+    S32x64,
+    /// 8 bytes.
+    U64,
+    /// 16 bytes (`v128.load`).
+    V128,
+}
+
+impl LoadKind {
+    /// Bytes read.
+    pub(crate) const fn width(self) -> u32 {
+        match self {
+            LoadKind::S8x32 | LoadKind::S8x64 | LoadKind::U8 => 1,
+            LoadKind::S16x32 | LoadKind::S16x64 | LoadKind::U16 => 2,
+            LoadKind::U32 | LoadKind::S32x64 => 4,
+            LoadKind::U64 => 8,
+            LoadKind::V128 => 16,
+        }
+    }
+}
+
+/// A branch whose target needs values moved (or is a function return), kept out of line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct BranchTarget {
+    /// Target pc (unused for `Return`).
+    pub pc: u32,
+    /// What the branch does when taken.
+    pub kind: TargetKind,
+    /// First slot of the values carried (contiguous).
+    pub src: Slot,
+    /// First slot they move to (for `Return`: 0, the frame's first slot).
+    pub dst: Slot,
+    /// Number of values carried.
+    pub n: u32,
+}
+
+/// The kind of a [`BranchTarget`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TargetKind {
+    /// Forward branch to a block's or if's `end`.
+    Block,
+    /// Backward branch to a loop's first body instruction (a loop iteration).
+    Loop,
+    /// Branch to the function's label: a return, which also executes the final `end`.
+    Return,
+}
+
+/// One operation of the internal form. At most 20 bytes (checked below).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Op {
+    // ---- accounting and control -------------------------------------------------------------
+    /// Start of a fuel block: charge `n` instructions; `first` is the function-relative index
+    /// of the block's first Wasm instruction.
+    Fuel { n: u32, first: u32 },
+    /// `unreachable`.
+    Unreachable,
+    /// Unconditional jump that is not a branch (end of an if's then-arm at `else`).
+    Jump { pc: u32 },
+    /// `if` with a false condition: jump to the else-arm or the `end`.
+    JumpIfZero { cond: Slot, pc: u32 },
+    /// Taken `br` to a block or if, nothing to move.
+    Br { pc: u32 },
+    /// `br` back to a loop, nothing to move.
+    BrLoop { pc: u32 },
+    /// `br` with values to move, or to the function label: `targets[t]`.
+    BrTarget { t: u32 },
+    /// `br_if` to a block, nothing to move.
+    BrIf { cond: Slot, pc: u32 },
+    /// `br_if` to a loop, nothing to move.
+    BrIfLoop { cond: Slot, pc: u32 },
+    /// `br_if` with values to move or to the function label.
+    BrIfTarget { cond: Slot, t: u32 },
+    /// `br_table`: `targets[start .. start + len]`, the last one the default.
+    BrTable { index: Slot, start: u32, len: u32 },
+    /// `return` (a branch; the final `end` is charged when it runs).
+    Return { src: Slot, n: u32 },
+    /// The final `end` of the body, reached by falling through.
+    FuncEnd { src: Slot, n: u32 },
+    /// `call` of the module's function `func`; arguments start at slot `args`.
+    Call { func: u32, args: Slot },
+    /// `call_indirect` through `table` with expected type `ty`.
+    CallIndirect { ty: u32, table: u32, index: Slot, args: Slot },
+
+    // ---- moves and constants ----------------------------------------------------------------
+    /// `dst = src` (`local.set`, `local.tee`, moving a `local.get` into the operand stack).
+    Copy { dst: Slot, src: Slot },
+    /// `i32.const`, `f32.const` (bits), `ref.null` (0).
+    Const32 { dst: Slot, value: u32 },
+    /// `i64.const`, `f64.const` (bits), split to keep the op 4-byte aligned.
+    Const64 { dst: Slot, lo: u32, hi: u32 },
+    /// `v128.const`: `v128s[idx]`.
+    ConstV128 { dst: Slot, idx: u32 },
+    /// `select` and typed `select`: `dst = if c != 0 { a } else { b }`.
+    Select { dst: Slot, a: Slot, b: Slot, c: Slot },
+    /// `global.get` of the instance's global `global`.
+    GlobalGet { dst: Slot, global: u32 },
+    /// `global.set`.
+    GlobalSet { global: u32, src: Slot },
+    /// `ref.func`.
+    RefFunc { dst: Slot, func: u32 },
+
+    // ---- memory -----------------------------------------------------------------------------
+    /// Every scalar and `v128` load.
+    Load { kind: LoadKind, dst: Slot, addr: Slot, offset: u32 },
+    /// Every store of `width` bytes (1, 2, 4, 8, 16): the low bytes of `value`.
+    Store { width: u8, addr: Slot, value: Slot, offset: u32 },
+    /// SIMD loads with a transform (extend, splat, zero).
+    SimdLoad { kind: SimdLoad, dst: Slot, addr: Slot, offset: u32 },
+    /// `v128.loadN_lane`: `width` bytes into lane `lane` of `vec`.
+    LoadLane { width: u8, lane: u8, dst: Slot, addr: Slot, offset: u32, vec: Slot },
+    /// `v128.storeN_lane`.
+    StoreLane { width: u8, lane: u8, addr: Slot, vec: Slot, offset: u32 },
+    /// `memory.size`.
+    MemorySize { dst: Slot },
+    /// `memory.grow`.
+    MemoryGrow { dst: Slot, delta: Slot },
+    /// `memory.copy`.
+    MemoryCopy { dst: Slot, src: Slot, len: Slot },
+    /// `memory.fill`.
+    MemoryFill { dst: Slot, value: Slot, len: Slot },
+    /// `memory.init` of data segment `seg`.
+    MemoryInit { seg: u32, dst: Slot, src: Slot, len: Slot },
+    /// `data.drop`.
+    DataDrop { seg: u32 },
+
+    // ---- tables -----------------------------------------------------------------------------
+    /// `table.get`.
+    TableGet { table: u32, dst: Slot, index: Slot },
+    /// `table.set`.
+    TableSet { table: u32, index: Slot, value: Slot },
+    /// `table.size`.
+    TableSize { table: u32, dst: Slot },
+    /// `table.grow`: `dst` also holds the init value on entry.
+    TableGrow { table: u32, dst: Slot, init: Slot, delta: Slot },
+    /// `table.fill`.
+    TableFill { table: u32, index: Slot, value: Slot, len: Slot },
+    /// `table.copy`: tables in `pairs[pair]` = (destination, source); operands start at `args`
+    /// (dst, src, len).
+    TableCopy { pair: u32, args: Slot },
+    /// `table.init`: `pairs[pair]` = (table, element segment); operands start at `args`.
+    TableInit { pair: u32, args: Slot },
+    /// `elem.drop`.
+    ElemDrop { seg: u32 },
+
+    // ---- SIMD value operations --------------------------------------------------------------
+    /// v128 -> v128.
+    SimdUnary { op: SimdUnary, dst: Slot, a: Slot },
+    /// v128 v128 -> v128.
+    SimdBinary { op: SimdBinary, dst: Slot, a: Slot, b: Slot },
+    /// v128 v128 v128 -> v128.
+    SimdTernary { op: SimdTernary, dst: Slot, a: Slot, b: Slot, c: Slot },
+    /// v128 i32 -> v128.
+    SimdShift { op: SimdShift, dst: Slot, a: Slot, b: Slot },
+    /// v128 -> i32.
+    SimdTest { op: SimdTest, dst: Slot, a: Slot },
+    /// scalar -> v128.
+    SimdSplat { op: SimdSplat, dst: Slot, a: Slot },
+    /// v128 -> scalar.
+    SimdExtract { op: SimdExtract, lane: u8, dst: Slot, a: Slot },
+    /// v128 scalar -> v128.
+    SimdReplace { op: SimdReplace, lane: u8, dst: Slot, a: Slot, b: Slot },
+    /// `i8x16.shuffle` with lanes `shuffles[idx]`.
+    Shuffle { dst: Slot, a: Slot, b: Slot, idx: u32 },
+
+    // ---- pure scalar operations (generated) ---------------------------------------------------
+    /// A pure unary operation.
+    Unop { op: Unop, dst: Slot, a: Slot },
+    /// A unary operation that may trap.
+    TrapUnop { op: TrapUnop, dst: Slot, a: Slot },
+    /// A pure binary operation.
+    Binop { op: Binop, dst: Slot, a: Slot, b: Slot },
+    /// A binary operation that may trap.
+    TrapBinop { op: TrapBinop, dst: Slot, a: Slot, b: Slot },
+}
+
+macro_rules! define_kind_enum {
+    ($enum:ident; $( $name:ident ( $($t:ty),* ) -> $out:ty = |$($arg:ident),*| $e:expr; )*) => {
+        /// One of the generated scalar operations (see the `for_each_*` lists).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        #[allow(missing_docs)]
+        pub(crate) enum $enum { $( $name, )* }
+    };
+}
+macro_rules! def_unop { ($($t:tt)*) => { define_kind_enum!(Unop; $($t)*); }; }
+macro_rules! def_trap_unop { ($($t:tt)*) => { define_kind_enum!(TrapUnop; $($t)*); }; }
+macro_rules! def_binop { ($($t:tt)*) => { define_kind_enum!(Binop; $($t)*); }; }
+macro_rules! def_trap_binop { ($($t:tt)*) => { define_kind_enum!(TrapBinop; $($t)*); }; }
+for_each_unop!(def_unop);
+for_each_trap_unop!(def_trap_unop);
+for_each_binop!(def_binop);
+for_each_trap_binop!(def_trap_binop);
+
+const _: () = assert!(core::mem::size_of::<Op>() <= 20);
+
+impl Op {
+    /// The slot a pure producer writes, for retargeting a following `local.set`.
+    pub(crate) fn retargetable_dst(&mut self) -> Option<&mut Slot> {
+        match self {
+            Op::Const32 { dst, .. }
+            | Op::Const64 { dst, .. }
+            | Op::GlobalGet { dst, .. }
+            | Op::Load { dst, .. }
+            | Op::Unop { dst, .. }
+            | Op::Binop { dst, .. }
+            | Op::TrapUnop { dst, .. }
+            | Op::TrapBinop { dst, .. }
+            | Op::Select { dst, .. }
+            | Op::SimdUnary { dst, .. }
+            | Op::SimdBinary { dst, .. }
+            | Op::SimdExtract { dst, .. }
+            | Op::SimdSplat { dst, .. } => Some(dst),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,34 @@
+//! The bounded WebAssembly interpreter.
+//!
+//! * Load: [`Module::new`] decodes and fully validates a module with `wasmparser`
+//!   (WebAssembly 2.0), rejecting with a byte offset, and translates every function body once
+//!   into a compact internal form with resolved branch targets and operand slots.
+//! * Run: a [`Store`] instantiates modules (imports through [`Extern`]s: host functions,
+//!   globals, tables, memories) and calls functions with [`Store::call`] or, observed by an
+//!   [`Observer`], with [`Store::call_observed`].
+//! * Count: [`Counters`] follow `spec/interpreter.md` C.6 exactly; [`Store::set_budget`]
+//!   bounds a run to a number of instructions (C.7): exhaustion is
+//!   [`ExecError::BudgetExhausted`], distinct from a trap. [`Limits`] bound memory, tables,
+//!   frames and the value stack (C.1).
+
+mod counters;
+mod error;
+mod exec;
+mod ir;
+mod limits;
+mod module;
+pub(crate) mod num;
+mod observe;
+pub(crate) mod simd;
+mod store;
+mod translate;
+mod value;
+
+pub use counters::Counters;
+pub use error::{ExecError, InstantiateError, LoadError, LoadErrorKind, Trap, TrapKind};
+pub use limits::Limits;
+pub use module::{Export, Import, ImportType, Module};
+pub use observe::{NoObserver, Observer};
+pub use store::{Caller, Extern, Func, Global, HostFn, Instance, Memory, Store, Table};
+pub use value::{FuncType, ValType, Value};
+pub use wasmparser::{ExternalKind, GlobalType, MemoryType, RefType, TableType};

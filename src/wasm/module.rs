@@ -1,0 +1,401 @@
+//! Loading a module: decode and fully validate with `wasmparser` (WebAssembly 2.0 features),
+//! record its sections, and translate each function body once ([`super::translate`]).
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use alloc::format;
+
+use wasmparser::{
+    DataKind, ElementItems, ElementKind, ExternalKind, FuncType, GlobalType, MemoryType, Operator,
+    Parser, Payload, RefType, TableInit, TableType, TypeRef, ValType, Validator, WasmFeatures,
+};
+
+use super::error::LoadError;
+use super::ir::{BranchTarget, Op};
+use super::limits::Limits;
+use super::translate::translate_function;
+
+/// A constant expression (WebAssembly 2.0: one instruction, then `end`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ConstExpr {
+    /// A numeric or vector constant, as slot bits.
+    Value(u128),
+    /// `ref.null`.
+    RefNull,
+    /// `ref.func f`.
+    RefFunc(u32),
+    /// `global.get g` (an imported global in 2.0).
+    GlobalGet(u32),
+}
+
+impl ConstExpr {
+    fn parse(expr: &wasmparser::ConstExpr<'_>) -> Result<ConstExpr, LoadError> {
+        let mut reader = expr.get_operators_reader();
+        let op = reader.read().map_err(LoadError::invalid)?;
+        Ok(match op {
+            Operator::I32Const { value } => ConstExpr::Value(value as u32 as u128),
+            Operator::I64Const { value } => ConstExpr::Value(value as u64 as u128),
+            Operator::F32Const { value } => ConstExpr::Value(value.bits() as u128),
+            Operator::F64Const { value } => ConstExpr::Value(value.bits() as u128),
+            Operator::V128Const { value } => ConstExpr::Value(value.i128() as u128),
+            Operator::RefNull { .. } => ConstExpr::RefNull,
+            Operator::RefFunc { function_index } => ConstExpr::RefFunc(function_index),
+            Operator::GlobalGet { global_index } => ConstExpr::GlobalGet(global_index),
+            _ => {
+                return Err(LoadError::limit(
+                    reader.original_position(),
+                    "unsupported constant expression".into(),
+                ));
+            }
+        })
+    }
+}
+
+/// What an import expects.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Import {
+    /// Module name.
+    pub module: String,
+    /// Field name.
+    pub name: String,
+    /// The expected type.
+    pub ty: ImportType,
+}
+
+/// The type of an import.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImportType {
+    /// A function of the module's type index.
+    Func(u32),
+    /// A table.
+    Table(TableType),
+    /// A memory.
+    Memory(MemoryType),
+    /// A global.
+    Global(GlobalType),
+}
+
+/// An export.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Export {
+    /// Export name.
+    pub name: String,
+    /// What is exported.
+    pub kind: ExternalKind,
+    /// Index in that kind's index space.
+    pub index: u32,
+}
+
+/// An element segment.
+#[derive(Debug, Clone)]
+pub(crate) struct ElemSegment {
+    pub mode: SegmentMode,
+    pub items: Vec<ConstExpr>,
+}
+
+/// A data segment.
+#[derive(Debug, Clone)]
+pub(crate) struct DataSegment {
+    pub mode: SegmentMode,
+    /// Byte range of the segment's bytes in the module.
+    pub bytes: Vec<u8>,
+    /// Offset of the segment's bytes in the module.
+    pub module_offset: usize,
+}
+
+/// Whether a segment is applied at instantiation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SegmentMode {
+    /// Copied at instantiation into table/memory `index` at `offset`, then dropped.
+    Active { index: u32, offset: ConstExpr },
+    /// Available to `memory.init` / `table.init`.
+    Passive,
+    /// Declares `ref.func` targets only; dropped at instantiation.
+    Declared,
+}
+
+/// One translated function body.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct CompiledFunc {
+    /// Type index.
+    pub ty: u32,
+    /// Parameters (the first slots of the frame).
+    pub num_params: u32,
+    /// Parameters plus declared locals.
+    pub num_locals: u32,
+    /// Slots the frame needs: locals plus the deepest operand stack.
+    pub frame_size: u32,
+    /// The internal form.
+    pub code: Vec<Op>,
+    /// Per op: its main instruction's position (1-based) in its fuel block.
+    pub cum: Vec<u32>,
+    /// Per op: its main instruction's function-relative index.
+    pub idx: Vec<u32>,
+    /// Byte offset in the module of every instruction of the body, in order.
+    pub instr_offsets: Vec<u32>,
+    /// Branches with moves, `br_table` entries and returns.
+    pub targets: Vec<BranchTarget>,
+    /// `v128.const` values.
+    pub v128s: Vec<u128>,
+    /// `i8x16.shuffle` lane lists.
+    pub shuffles: Vec<[u8; 16]>,
+    /// `(table, table)` or `(table, segment)` pairs of `table.copy` / `table.init`.
+    pub pairs: Vec<(u32, u32)>,
+    /// Byte offset of the body's final `end`.
+    pub end_offset: u32,
+}
+
+/// A decoded, validated and translated module, ready to instantiate in a
+/// [`Store`](super::Store). Immutable; share it with `Arc`.
+#[derive(Debug, Clone, Default)]
+pub struct Module {
+    pub(crate) types: Vec<FuncType>,
+    pub(crate) imports: Vec<Import>,
+    /// Type index of every function, imported ones first.
+    pub(crate) func_types: Vec<u32>,
+    pub(crate) num_imported_funcs: u32,
+    pub(crate) num_imported_tables: u32,
+    pub(crate) num_imported_memories: u32,
+    pub(crate) num_imported_globals: u32,
+    pub(crate) tables: Vec<(TableType, Option<ConstExpr>)>,
+    pub(crate) memories: Vec<MemoryType>,
+    pub(crate) globals: Vec<(GlobalType, ConstExpr)>,
+    /// Types of all globals, imported ones first.
+    pub(crate) global_types: Vec<GlobalType>,
+    pub(crate) exports: Vec<Export>,
+    pub(crate) start: Option<u32>,
+    pub(crate) elems: Vec<ElemSegment>,
+    pub(crate) datas: Vec<DataSegment>,
+    pub(crate) funcs: Vec<CompiledFunc>,
+}
+
+impl Module {
+    /// Decodes, validates (WebAssembly 2.0: MVP, mutable globals, sign extension, saturating
+    /// conversions, multi-value, bulk memory, reference types, SIMD 128) and translates `bytes`.
+    ///
+    /// # Errors
+    /// A [`LoadError`] with the byte offset of the first problem: malformed or invalid bytes
+    /// (`Invalid`), or a module beyond `limits` (`Limit`).
+    pub fn new(bytes: &[u8], limits: &Limits) -> Result<Module, LoadError> {
+        if bytes.len() > limits.max_module_bytes {
+            return Err(LoadError::limit(
+                limits.max_module_bytes,
+                format!(
+                    "module is {} bytes, larger than the limit of {} bytes",
+                    bytes.len(),
+                    limits.max_module_bytes
+                ),
+            ));
+        }
+        let mut validator = Validator::new_with_features(WasmFeatures::WASM2);
+        let mut m = Module::default();
+        let mut allocs = wasmparser::FuncValidatorAllocations::default();
+        for payload in Parser::new(0).parse_all(bytes) {
+            let payload = payload.map_err(LoadError::invalid)?;
+            let valid = validator.payload(&payload).map_err(LoadError::invalid)?;
+            match payload {
+                Payload::TypeSection(reader) => {
+                    for group in reader {
+                        let group = group.map_err(LoadError::invalid)?;
+                        for sub in group.into_types() {
+                            m.types.push(sub.unwrap_func().clone());
+                        }
+                    }
+                }
+                Payload::ImportSection(reader) => {
+                    for import in reader.into_imports_with_offsets() {
+                        let (offset, import) = import.map_err(LoadError::invalid)?;
+                        let ty = match import.ty {
+                            TypeRef::Func(t) | TypeRef::FuncExact(t) => {
+                                m.func_types.push(t);
+                                m.num_imported_funcs += 1;
+                                ImportType::Func(t)
+                            }
+                            TypeRef::Table(t) => {
+                                m.num_imported_tables += 1;
+                                ImportType::Table(t)
+                            }
+                            TypeRef::Memory(t) => {
+                                m.num_imported_memories += 1;
+                                ImportType::Memory(t)
+                            }
+                            TypeRef::Global(t) => {
+                                m.num_imported_globals += 1;
+                                m.global_types.push(t);
+                                ImportType::Global(t)
+                            }
+                            TypeRef::Tag(_) => {
+                                return Err(LoadError::limit(offset as usize, "tags are not supported".into()));
+                            }
+                        };
+                        m.imports.push(Import { module: import.module.into(), name: import.name.into(), ty });
+                    }
+                }
+                Payload::FunctionSection(reader) => {
+                    let offset = reader.range().start;
+                    for t in reader {
+                        m.func_types.push(t.map_err(LoadError::invalid)?);
+                    }
+                    if m.func_types.len() > limits.max_functions as usize {
+                        return Err(LoadError::limit(
+                            offset,
+                            format!("more than {} functions", limits.max_functions),
+                        ));
+                    }
+                }
+                Payload::TableSection(reader) => {
+                    for t in reader {
+                        let t = t.map_err(LoadError::invalid)?;
+                        let init = match &t.init {
+                            TableInit::RefNull => None,
+                            TableInit::Expr(e) => Some(ConstExpr::parse(e)?),
+                        };
+                        m.tables.push((t.ty, init));
+                    }
+                }
+                Payload::MemorySection(reader) => {
+                    let offset = reader.range().start;
+                    for t in reader {
+                        let t = t.map_err(LoadError::invalid)?;
+                        if t.initial.saturating_mul(65536) > limits.max_memory_bytes {
+                            return Err(LoadError::limit(
+                                offset,
+                                format!(
+                                    "initial memory of {} pages exceeds the limit of {} bytes",
+                                    t.initial, limits.max_memory_bytes
+                                ),
+                            ));
+                        }
+                        m.memories.push(t);
+                    }
+                }
+                Payload::GlobalSection(reader) => {
+                    for g in reader {
+                        let g = g.map_err(LoadError::invalid)?;
+                        m.global_types.push(g.ty);
+                        m.globals.push((g.ty, ConstExpr::parse(&g.init_expr)?));
+                    }
+                }
+                Payload::ExportSection(reader) => {
+                    for e in reader {
+                        let e = e.map_err(LoadError::invalid)?;
+                        m.exports.push(Export { name: e.name.into(), kind: e.kind, index: e.index });
+                    }
+                }
+                Payload::StartSection { func, .. } => m.start = Some(func),
+                Payload::ElementSection(reader) => {
+                    for e in reader {
+                        let e = e.map_err(LoadError::invalid)?;
+                        let mode = match e.kind {
+                            ElementKind::Passive => SegmentMode::Passive,
+                            ElementKind::Declared => SegmentMode::Declared,
+                            ElementKind::Active { table_index, offset_expr } => SegmentMode::Active {
+                                index: table_index.unwrap_or(0),
+                                offset: ConstExpr::parse(&offset_expr)?,
+                            },
+                        };
+                        let mut items = Vec::new();
+                        match e.items {
+                            ElementItems::Functions(r) => {
+                                for f in r {
+                                    items.push(ConstExpr::RefFunc(f.map_err(LoadError::invalid)?));
+                                }
+                            }
+                            ElementItems::Expressions(_, r) => {
+                                for x in r {
+                                    items.push(ConstExpr::parse(&x.map_err(LoadError::invalid)?)?);
+                                }
+                            }
+                        }
+                        m.elems.push(ElemSegment { mode, items });
+                    }
+                }
+                Payload::DataSection(reader) => {
+                    for d in reader {
+                        let d = d.map_err(LoadError::invalid)?;
+                        let mode = match d.kind {
+                            DataKind::Passive => SegmentMode::Passive,
+                            DataKind::Active { memory_index, offset_expr } => SegmentMode::Active {
+                                index: memory_index,
+                                offset: ConstExpr::parse(&offset_expr)?,
+                            },
+                        };
+                        let module_offset = d.range.end as usize - d.data.len();
+                        m.datas.push(DataSegment { mode, bytes: d.data.to_vec(), module_offset });
+                    }
+                }
+                Payload::CodeSectionEntry(body) => {
+                    let wasmparser::ValidPayload::Func(func, _) = valid else {
+                        unreachable!("the validator hands out a function validator for every body");
+                    };
+                    let index = func.index;
+                    let fv = func.into_validator(core::mem::take(&mut allocs));
+                    let (compiled, fv) = translate_function(&m, index, &body, fv, limits)?;
+                    allocs = fv.into_allocations();
+                    m.funcs.push(compiled);
+                }
+                _ => {}
+            }
+        }
+        Ok(m)
+    }
+
+    /// The module's imports, in order.
+    pub fn imports(&self) -> &[Import] {
+        &self.imports
+    }
+
+    /// The module's exports, in order.
+    pub fn exports(&self) -> &[Export] {
+        &self.exports
+    }
+
+    /// The type of function `index` (imported functions first).
+    pub fn func_type(&self, index: u32) -> Option<&FuncType> {
+        self.func_types.get(index as usize).map(|&t| &self.types[t as usize])
+    }
+
+    /// The module's type `index`.
+    pub fn type_at(&self, index: u32) -> Option<&FuncType> {
+        self.types.get(index as usize)
+    }
+
+    /// Types of the module's globals (imported first).
+    pub fn global_types(&self) -> &[GlobalType] {
+        &self.global_types
+    }
+
+    /// The function index of the export `name`, if it exports a function by that name.
+    pub fn exported_func(&self, name: &str) -> Option<u32> {
+        self.exports
+            .iter()
+            .find(|e| e.name == name && e.kind == ExternalKind::Func)
+            .map(|e| e.index)
+    }
+
+    /// The translated body of the defined function `index` (imported functions have none).
+    pub(crate) fn body(&self, index: u32) -> Option<&CompiledFunc> {
+        index.checked_sub(self.num_imported_funcs).and_then(|i| self.funcs.get(i as usize))
+    }
+
+    /// The module's defined memories.
+    pub fn memories(&self) -> &[MemoryType] {
+        &self.memories
+    }
+
+    /// Active data segments defined by the module: `(memory, offset expression value if a
+    /// constant, bytes)`.
+    pub fn data_segment_count(&self) -> usize {
+        self.datas.len()
+    }
+}
+
+/// Value type helpers used in several places.
+pub(crate) fn is_ref(t: ValType) -> bool {
+    matches!(t, ValType::Ref(_))
+}
+
+#[allow(dead_code)]
+pub(crate) fn ref_type_name(t: RefType) -> String {
+    if t.is_func_ref() { "funcref".to_string() } else { "externref".to_string() }
+}

@@ -1,0 +1,57 @@
+//! Observation of a run: the execution loop is generic over an [`Observer`] and monomorphised,
+//! so a run with [`NoObserver`] compiles every hook away (`spec/architecture.md`, "The
+//! interpreter").
+//!
+//! Addresses are byte addresses in the instance's memory 0 (effective address, offset
+//! included); lengths are in bytes. Hooks fire only for accesses that passed their bounds check
+//! and have a nonzero length, exactly when `spec/interpreter.md` C.6 counts them. `instructions`
+//! is the exact instruction count of the run so far, the current instruction included.
+
+/// Receives the events of a run.
+pub trait Observer {
+    /// `false` only for [`NoObserver`]: lets the loop skip all bookkeeping for hooks.
+    const ENABLED: bool = true;
+
+    /// A load (any width, `v128` included) of `len` bytes at `addr`.
+    #[inline(always)]
+    fn load(&mut self, addr: u64, len: u32, instructions: u64) {
+        let _ = (addr, len, instructions);
+    }
+    /// A store of `len` bytes at `addr`.
+    #[inline(always)]
+    fn store(&mut self, addr: u64, len: u32, instructions: u64) {
+        let _ = (addr, len, instructions);
+    }
+    /// `memory.copy` of `len > 0` bytes from `src` to `dst`.
+    #[inline(always)]
+    fn copy(&mut self, dst: u64, src: u64, len: u64, instructions: u64) {
+        let _ = (dst, src, len, instructions);
+    }
+    /// `memory.fill` (or `memory.init`, which writes like a fill) of `len > 0` bytes at `dst`.
+    #[inline(always)]
+    fn fill(&mut self, dst: u64, len: u64, instructions: u64) {
+        let _ = (dst, len, instructions);
+    }
+    /// A call (`call`, or `call_indirect` when `indirect`), before the callee runs.
+    #[inline(always)]
+    fn call(&mut self, indirect: bool) {
+        let _ = indirect;
+    }
+    /// A taken branch back to a loop (one loop iteration, C.6).
+    #[inline(always)]
+    fn loop_iteration(&mut self) {}
+    /// `global.set 0` in the entry instance with an `i32` global 0 (LLVM's `__stack_pointer`);
+    /// `value` is the new value.
+    #[inline(always)]
+    fn global0_write(&mut self, value: u32) {
+        let _ = value;
+    }
+}
+
+/// The observer of a plain run: observes nothing, costs nothing.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NoObserver;
+
+impl Observer for NoObserver {
+    const ENABLED: bool = false;
+}

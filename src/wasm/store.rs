@@ -1,0 +1,527 @@
+//! The store: every function, table, memory and global of the instances created in it, the
+//! value stack, the counters and the budget (`spec/interpreter.md` C.4–C.7).
+
+use alloc::boxed::Box;
+use alloc::format;
+use alloc::string::String;
+use alloc::sync::Arc;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use wasmparser::{ExternalKind, FuncType, GlobalType, MemoryType, RefType, TableType, ValType};
+
+use super::counters::Counters;
+use super::error::{ExecError, InstantiateError, Trap, TrapKind};
+use super::exec;
+use super::limits::Limits;
+use super::module::{ConstExpr, ImportType, Module, SegmentMode};
+use super::observe::{NoObserver, Observer};
+use super::value::Value;
+
+/// A function in a [`Store`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Func(pub(crate) u32);
+/// A table in a [`Store`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Table(pub(crate) u32);
+/// A linear memory in a [`Store`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Memory(pub(crate) u32);
+/// A global in a [`Store`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Global(pub(crate) u32);
+/// An instance in a [`Store`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Instance(pub(crate) u32);
+
+/// Something an instance imports or exports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Extern {
+    /// A function.
+    Func(Func),
+    /// A table.
+    Table(Table),
+    /// A memory.
+    Memory(Memory),
+    /// A global.
+    Global(Global),
+}
+
+/// A host function: reads its arguments, writes its results (already sized to the type's
+/// result count, holding defaults). Returning `Err` traps the caller with that kind.
+pub type HostFn = Box<dyn FnMut(&mut Caller<'_>, &[Value], &mut [Value]) -> Result<(), TrapKind>>;
+
+/// What a host function may see of the calling instance.
+pub struct Caller<'a> {
+    /// The calling instance's memory 0 (empty when it has none).
+    pub memory: &'a mut Vec<u8>,
+    /// Values of the calling instance's globals, in its index space, as slots: read them with
+    /// [`Caller::global`].
+    pub(crate) globals: &'a [u128],
+    pub(crate) global_addrs: &'a [u32],
+    pub(crate) global_types: &'a [GlobalType],
+}
+
+impl Caller<'_> {
+    /// The value of the calling instance's global `index`.
+    pub fn global(&self, index: u32) -> Option<Value> {
+        let addr = *self.global_addrs.get(index as usize)?;
+        let ty = self.global_types.get(index as usize)?;
+        Some(Value::from_slot(ty.content_type, self.globals[addr as usize]))
+    }
+
+    /// Number of globals of the calling instance.
+    pub fn global_count(&self) -> u32 {
+        self.global_addrs.len() as u32
+    }
+
+    /// The type of the calling instance's global `index`.
+    pub fn global_type(&self, index: u32) -> Option<GlobalType> {
+        self.global_types.get(index as usize).copied()
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum FuncKind {
+    /// Defined function `index` (module-wide index) of `instance`.
+    Wasm { instance: u32, index: u32 },
+    /// `host_funcs[index]`.
+    Host { index: u32 },
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct FuncInfo {
+    pub kind: FuncKind,
+    pub ty: FuncType,
+    /// Interned type id: equal ids ⇔ equal function types.
+    pub type_id: u32,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct MemoryInst {
+    pub data: Vec<u8>,
+    /// Largest size in pages (declared maximum and our limit).
+    pub max_pages: u64,
+    pub ty: MemoryType,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct TableInst {
+    /// Slot-encoded references: 0 null, else index + 1.
+    pub elems: Vec<u64>,
+    pub max: u64,
+    pub ty: TableType,
+}
+
+#[derive(Debug)]
+pub(crate) struct InstanceData {
+    pub module: Arc<Module>,
+    pub funcs: Vec<u32>,
+    pub tables: Vec<u32>,
+    /// Memory 0's address (0 = the store's empty sentinel when there is none).
+    pub mem0: u32,
+    pub memories: Vec<u32>,
+    pub globals: Vec<u32>,
+    pub type_ids: Vec<u32>,
+}
+
+/// Mutable per-instance segment state (dropped segments are emptied).
+#[derive(Debug, Default)]
+pub(crate) struct Segments {
+    pub elems: Vec<Vec<u64>>,
+    pub datas_dropped: Vec<bool>,
+}
+
+/// All runtime state: instances and their entities, the value stack, the counters and the
+/// instruction limit.
+pub struct Store {
+    pub(crate) limits: Limits,
+    pub(crate) funcs: Vec<FuncInfo>,
+    pub(crate) host_funcs: Vec<HostFn>,
+    pub(crate) types: Vec<FuncType>,
+    pub(crate) tables: Vec<TableInst>,
+    pub(crate) memories: Vec<MemoryInst>,
+    pub(crate) globals: Vec<u128>,
+    pub(crate) global_types: Vec<GlobalType>,
+    pub(crate) instances: Vec<InstanceData>,
+    pub(crate) segments: Vec<Segments>,
+    pub(crate) counters: Counters,
+    /// `counters.instructions` may not exceed this.
+    pub(crate) instruction_limit: u64,
+    pub(crate) stack: Vec<u128>,
+}
+
+impl core::fmt::Debug for Store {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Store")
+            .field("instances", &self.instances.len())
+            .field("funcs", &self.funcs.len())
+            .field("counters", &self.counters)
+            .finish()
+    }
+}
+
+impl Store {
+    /// An empty store with these limits, no instruction limit and zero counters.
+    pub fn new(limits: Limits) -> Store {
+        let sentinel = MemoryInst {
+            data: Vec::new(),
+            max_pages: 0,
+            ty: MemoryType { memory64: false, shared: false, initial: 0, maximum: Some(0), page_size_log2: None },
+        };
+        Store {
+            limits,
+            funcs: Vec::new(),
+            host_funcs: Vec::new(),
+            types: Vec::new(),
+            tables: Vec::new(),
+            memories: vec![sentinel],
+            globals: Vec::new(),
+            global_types: Vec::new(),
+            instances: Vec::new(),
+            segments: Vec::new(),
+            counters: Counters::default(),
+            instruction_limit: u64::MAX,
+            stack: Vec::new(),
+        }
+    }
+
+    /// The limits this store enforces.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The counters accumulated since the last [`Store::reset_counters`].
+    pub fn counters(&self) -> &Counters {
+        &self.counters
+    }
+
+    /// Zeroes the counters.
+    pub fn reset_counters(&mut self) {
+        self.counters = Counters::default();
+    }
+
+    /// Lets the following calls execute until `counters().instructions` reaches `budget`
+    /// more than it is now (C.7: setters and render share one pool when the counters are not
+    /// reset in between). `None` removes the limit.
+    pub fn set_budget(&mut self, budget: Option<u64>) {
+        self.instruction_limit = match budget {
+            Some(b) => self.counters.instructions.saturating_add(b),
+            None => u64::MAX,
+        };
+    }
+
+    /// Instructions left before the budget is exhausted (`u64::MAX` when unlimited).
+    pub fn remaining_budget(&self) -> u64 {
+        if self.instruction_limit == u64::MAX {
+            u64::MAX
+        } else {
+            self.instruction_limit.saturating_sub(self.counters.instructions)
+        }
+    }
+
+    fn intern(&mut self, ty: &FuncType) -> u32 {
+        if let Some(i) = self.types.iter().position(|t| t == ty) {
+            return i as u32;
+        }
+        self.types.push(ty.clone());
+        (self.types.len() - 1) as u32
+    }
+
+    /// Adds a host function of type `ty`.
+    pub fn host_func(
+        &mut self,
+        ty: FuncType,
+        f: impl FnMut(&mut Caller<'_>, &[Value], &mut [Value]) -> Result<(), TrapKind> + 'static,
+    ) -> Func {
+        let type_id = self.intern(&ty);
+        self.host_funcs.push(Box::new(f));
+        let index = (self.host_funcs.len() - 1) as u32;
+        self.funcs.push(FuncInfo { kind: FuncKind::Host { index }, ty, type_id });
+        Func((self.funcs.len() - 1) as u32)
+    }
+
+    /// Adds a global.
+    pub fn new_global(&mut self, ty: GlobalType, value: Value) -> Global {
+        self.globals.push(value.to_slot());
+        self.global_types.push(ty);
+        Global((self.globals.len() - 1) as u32)
+    }
+
+    /// Adds a table of `ty.initial` elements set to `init`.
+    pub fn new_table(&mut self, ty: TableType, init: Value) -> Table {
+        let max = ty.maximum.unwrap_or(u32::MAX as u64).min(self.limits.max_table_elements as u64);
+        let init = init.to_slot() as u64;
+        self.tables.push(TableInst { elems: vec![init; ty.initial as usize], max, ty });
+        Table((self.tables.len() - 1) as u32)
+    }
+
+    /// Adds a zeroed memory of `ty.initial` pages.
+    ///
+    /// # Errors
+    /// When the initial size exceeds the memory limit.
+    pub fn new_memory(&mut self, ty: MemoryType) -> Result<Memory, InstantiateError> {
+        let limit_pages = self.limits.max_memory_bytes / 65536;
+        if ty.initial > limit_pages {
+            return Err(InstantiateError::Limit(format!(
+                "memory of {} pages exceeds the limit of {} bytes",
+                ty.initial, self.limits.max_memory_bytes
+            )));
+        }
+        let max_pages = ty.maximum.unwrap_or(65536).min(limit_pages);
+        self.memories.push(MemoryInst { data: vec![0; (ty.initial * 65536) as usize], max_pages, ty });
+        Ok(Memory((self.memories.len() - 1) as u32))
+    }
+
+    /// The type of a function.
+    pub fn func_type(&self, f: Func) -> &FuncType {
+        &self.funcs[f.0 as usize].ty
+    }
+
+    /// The bytes of a memory.
+    pub fn memory_data(&self, m: Memory) -> &[u8] {
+        &self.memories[m.0 as usize].data
+    }
+
+    /// The bytes of a memory, writable.
+    pub fn memory_data_mut(&mut self, m: Memory) -> &mut [u8] {
+        &mut self.memories[m.0 as usize].data
+    }
+
+    /// A global's value.
+    pub fn global_get(&self, g: Global) -> Value {
+        Value::from_slot(self.global_types[g.0 as usize].content_type, self.globals[g.0 as usize])
+    }
+
+    /// A global's type.
+    pub fn global_type(&self, g: Global) -> GlobalType {
+        self.global_types[g.0 as usize]
+    }
+
+    /// Sets a global (mutable or not: the host may initialise).
+    pub fn global_set(&mut self, g: Global, v: Value) {
+        self.globals[g.0 as usize] = v.to_slot();
+    }
+
+    /// The module an instance was created from.
+    pub fn module(&self, i: Instance) -> &Arc<Module> {
+        &self.instances[i.0 as usize].module
+    }
+
+    /// The export `name` of an instance.
+    pub fn get_export(&self, i: Instance, name: &str) -> Option<Extern> {
+        let inst = &self.instances[i.0 as usize];
+        let e = inst.module.exports.iter().find(|e| e.name == name)?;
+        Some(match e.kind {
+            ExternalKind::Func | ExternalKind::FuncExact => Extern::Func(Func(inst.funcs[e.index as usize])),
+            ExternalKind::Table => Extern::Table(Table(inst.tables[e.index as usize])),
+            ExternalKind::Memory => Extern::Memory(Memory(inst.memories[e.index as usize])),
+            ExternalKind::Global => Extern::Global(Global(inst.globals[e.index as usize])),
+            ExternalKind::Tag => return None,
+        })
+    }
+
+    /// The exported function `name`.
+    pub fn get_func(&self, i: Instance, name: &str) -> Option<Func> {
+        match self.get_export(i, name)? {
+            Extern::Func(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// The instance's memory 0.
+    pub fn instance_memory(&self, i: Instance) -> Option<Memory> {
+        self.instances[i.0 as usize].memories.first().map(|&m| Memory(m))
+    }
+
+    /// The instance's global `index` (its own index space, imported globals first).
+    pub fn instance_global(&self, i: Instance, index: u32) -> Option<Global> {
+        self.instances[i.0 as usize].globals.get(index as usize).map(|&g| Global(g))
+    }
+
+    fn eval_const(&self, e: ConstExpr, globals: &[u32], funcs: &[u32]) -> u128 {
+        match e {
+            ConstExpr::Value(v) => v,
+            ConstExpr::RefNull => 0,
+            ConstExpr::RefFunc(f) => funcs[f as usize] as u128 + 1,
+            ConstExpr::GlobalGet(g) => self.globals[globals[g as usize] as usize],
+        }
+    }
+
+    /// Instantiates `module` with `imports` (one per import, in order): links, creates its
+    /// entities, applies active segments in order (2.0 semantics: a failing segment traps,
+    /// leaving earlier ones applied), and runs the start function under the current budget.
+    ///
+    /// # Errors
+    /// `Link` for a missing or mistyped import, `Exec` for a trap or exhausted budget in a
+    /// segment or the start function, `Limit` for memory or tables beyond the limits.
+    pub fn instantiate(&mut self, module: Arc<Module>, imports: &[Extern]) -> Result<Instance, InstantiateError> {
+        if imports.len() != module.imports.len() {
+            return Err(InstantiateError::Link(format!(
+                "module needs {} imports, {} given",
+                module.imports.len(),
+                imports.len()
+            )));
+        }
+        let mut funcs = Vec::new();
+        let mut tables = Vec::new();
+        let mut memories = Vec::new();
+        let mut globals = Vec::new();
+        for (imp, ext) in module.imports.iter().zip(imports) {
+            let what = || format!("{}::{}", imp.module, imp.name);
+            let bad = || InstantiateError::Link(format!("incompatible import type for {}", what()));
+            match (&imp.ty, ext) {
+                (ImportType::Func(t), Extern::Func(f)) => {
+                    if self.funcs[f.0 as usize].ty != module.types[*t as usize] {
+                        return Err(bad());
+                    }
+                    funcs.push(f.0);
+                }
+                (ImportType::Table(t), Extern::Table(tb)) => {
+                    let have = &self.tables[tb.0 as usize];
+                    if have.ty.element_type != t.element_type
+                        || !limits_match(have.elems.len() as u64, have.ty.maximum, t.initial, t.maximum)
+                    {
+                        return Err(bad());
+                    }
+                    tables.push(tb.0);
+                }
+                (ImportType::Memory(t), Extern::Memory(m)) => {
+                    let have = &self.memories[m.0 as usize];
+                    if !limits_match(have.data.len() as u64 / 65536, have.ty.maximum, t.initial, t.maximum) {
+                        return Err(bad());
+                    }
+                    memories.push(m.0);
+                }
+                (ImportType::Global(t), Extern::Global(g)) => {
+                    if self.global_types[g.0 as usize] != *t {
+                        return Err(bad());
+                    }
+                    globals.push(g.0);
+                }
+                _ => return Err(bad()),
+            }
+        }
+        let inst_index = self.instances.len() as u32;
+        let type_ids: Vec<u32> = module.types.clone().iter().map(|t| self.intern(t)).collect();
+        for (i, _) in module.funcs.iter().enumerate() {
+            let index = module.num_imported_funcs + i as u32;
+            let ty_idx = module.func_types[index as usize];
+            self.funcs.push(FuncInfo {
+                kind: FuncKind::Wasm { instance: inst_index, index },
+                ty: module.types[ty_idx as usize].clone(),
+                type_id: type_ids[ty_idx as usize],
+            });
+            funcs.push((self.funcs.len() - 1) as u32);
+        }
+        for (g_ty, init) in &module.globals {
+            let v = self.eval_const(*init, &globals, &funcs);
+            self.globals.push(v);
+            self.global_types.push(*g_ty);
+            globals.push((self.globals.len() - 1) as u32);
+        }
+        for (t_ty, init) in &module.tables {
+            let v = init.map_or(0, |e| self.eval_const(e, &globals, &funcs));
+            if t_ty.initial > self.limits.max_table_elements as u64 {
+                return Err(InstantiateError::Limit(format!(
+                    "table of {} elements exceeds the limit of {}",
+                    t_ty.initial, self.limits.max_table_elements
+                )));
+            }
+            let max = t_ty.maximum.unwrap_or(u32::MAX as u64).min(self.limits.max_table_elements as u64);
+            self.tables.push(TableInst { elems: vec![v as u64; t_ty.initial as usize], max, ty: *t_ty });
+            tables.push((self.tables.len() - 1) as u32);
+        }
+        for m_ty in &module.memories {
+            let m = self.new_memory(*m_ty)?;
+            memories.push(m.0);
+        }
+        let mut segs = Segments::default();
+        for e in &module.elems {
+            let items: Vec<u64> = e.items.iter().map(|&x| self.eval_const(x, &globals, &funcs) as u64).collect();
+            segs.elems.push(items);
+        }
+        segs.datas_dropped = vec![false; module.datas.len()];
+        let mem0 = memories.first().copied().unwrap_or(0);
+        self.instances.push(InstanceData {
+            module: module.clone(),
+            funcs,
+            tables,
+            mem0,
+            memories,
+            globals,
+            type_ids,
+        });
+        self.segments.push(segs);
+        let trap = |kind| InstantiateError::Exec(ExecError::Trap(Trap { kind, offset: 0 }));
+        // Element segments, then data segments, in order (2.0).
+        for (i, e) in module.elems.iter().enumerate() {
+            match e.mode {
+                SegmentMode::Active { index, offset } => {
+                    let inst = &self.instances[inst_index as usize];
+                    let start = self.eval_const(offset, &inst.globals, &inst.funcs) as u32 as u64;
+                    let t = inst.tables[index as usize] as usize;
+                    let items = core::mem::take(&mut self.segments[inst_index as usize].elems[i]);
+                    let table = &mut self.tables[t];
+                    if start + items.len() as u64 > table.elems.len() as u64 {
+                        return Err(trap(TrapKind::TableOutOfBounds));
+                    }
+                    table.elems[start as usize..start as usize + items.len()].copy_from_slice(&items);
+                }
+                SegmentMode::Declared => {
+                    self.segments[inst_index as usize].elems[i].clear();
+                }
+                SegmentMode::Passive => {}
+            }
+        }
+        for (i, d) in module.datas.iter().enumerate() {
+            if let SegmentMode::Active { index, offset } = d.mode {
+                let inst = &self.instances[inst_index as usize];
+                let start = self.eval_const(offset, &inst.globals, &inst.funcs) as u32 as u64;
+                let mem = &mut self.memories[inst.memories[index as usize] as usize];
+                if start + d.bytes.len() as u64 > mem.data.len() as u64 {
+                    return Err(trap(TrapKind::MemoryOutOfBounds));
+                }
+                mem.data[start as usize..start as usize + d.bytes.len()].copy_from_slice(&d.bytes);
+                self.segments[inst_index as usize].datas_dropped[i] = true;
+            }
+        }
+        if let Some(start) = module.start {
+            let f = Func(self.instances[inst_index as usize].funcs[start as usize]);
+            self.call(f, &[]).map_err(InstantiateError::Exec)?;
+        }
+        Ok(Instance(inst_index))
+    }
+
+    /// Calls `f` with `args` without observation.
+    ///
+    /// # Errors
+    /// A trap, an exhausted budget, or arguments that do not match the function's type.
+    pub fn call(&mut self, f: Func, args: &[Value]) -> Result<Vec<Value>, ExecError> {
+        exec::invoke(self, f, args, &mut NoObserver)
+    }
+
+    /// Calls `f` with `args`, reporting every event to `observer`.
+    ///
+    /// # Errors
+    /// As [`Store::call`].
+    pub fn call_observed<O: Observer>(&mut self, f: Func, args: &[Value], observer: &mut O) -> Result<Vec<Value>, ExecError> {
+        exec::invoke(self, f, args, observer)
+    }
+}
+
+/// Import subtyping of limits (2.0): the provided size is at least the required minimum, and if
+/// a maximum is required the provided one exists and is not larger.
+fn limits_match(have_min: u64, have_max: Option<u64>, want_min: u64, want_max: Option<u64>) -> bool {
+    if have_min < want_min {
+        return false;
+    }
+    match (want_max, have_max) {
+        (None, _) => true,
+        (Some(_), None) => false,
+        (Some(w), Some(h)) => h <= w,
+    }
+}
+
+#[allow(dead_code)]
+pub(crate) fn _unused(_: RefType, _: ValType, _: String) {}

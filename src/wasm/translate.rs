@@ -1,0 +1,853 @@
+//! Translation of one function body into the internal form of [`super::ir`], operator by
+//! operator, while wasmparser's function validator checks the same operators.
+//!
+//! The translator keeps its own operand stack of [`Opnd`]s: a value is either in its canonical
+//! temporary slot or still *is* a local (a `local.get` not yet copied). Such aliases are
+//! materialised (copied) before the local is written, at block boundaries and before calls.
+//! Instruction counting is done per fuel block: the block's count is patched into its
+//! [`Op::Fuel`] when the block closes.
+
+use alloc::format;
+use alloc::vec::Vec;
+
+use wasmparser::{BlockType, FuncValidator, FunctionBody, Operator, ValidatorResources};
+
+use super::error::LoadError;
+use super::ir::{self, BranchTarget, LoadKind, Op, Slot, TargetKind};
+use super::limits::Limits;
+use super::module::{CompiledFunc, Module};
+use super::simd;
+
+/// Where an operand is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Opnd {
+    /// In its canonical slot, `num_locals + height`.
+    Temp,
+    /// Still in local `l`'s slot.
+    Local(u32),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CtrlKind {
+    Func,
+    Block,
+    Loop,
+    If,
+    Else,
+}
+
+/// A branch site to patch with a label's pc.
+#[derive(Debug, Clone, Copy)]
+enum Patch {
+    Op(usize),
+    Target(usize),
+}
+
+#[derive(Debug)]
+struct Ctrl {
+    kind: CtrlKind,
+    /// Operand stack height below the block's parameters.
+    base: u32,
+    params: u32,
+    results: u32,
+    /// Loop: pc of the body's first op.
+    loop_pc: u32,
+    /// Branches to this block's end.
+    patches: Vec<Patch>,
+    /// `if`: the `JumpIfZero` to patch with the else-arm's start.
+    if_jump: Option<usize>,
+    /// Opened inside unreachable code: never executes.
+    dead: bool,
+}
+
+struct Translator<'m> {
+    module: &'m Module,
+    f: CompiledFunc,
+    stack: Vec<Opnd>,
+    ctrls: Vec<Ctrl>,
+    max_height: u32,
+    reachable: bool,
+    /// pc of the open block's `Fuel`, if a block is open.
+    fuel_pc: Option<usize>,
+    /// Instructions counted in the open block.
+    count: u32,
+    /// Function-relative index of the instruction being translated.
+    instr: u32,
+    /// Ops emitted since the last label (for retargeting).
+    label_pc: usize,
+}
+
+/// Translates the body of function `index` while validating it with `fv`.
+pub(crate) fn translate_function(
+    module: &Module,
+    index: u32,
+    body: &FunctionBody<'_>,
+    mut fv: FuncValidator<ValidatorResources>,
+    limits: &Limits,
+) -> Result<(CompiledFunc, FuncValidator<ValidatorResources>), LoadError> {
+    let ty_index = module.func_types[index as usize];
+    let ty = &module.types[ty_index as usize];
+    let num_params = ty.params().len() as u32;
+    let num_results = ty.results().len() as u32;
+    let mut num_locals = num_params as u64;
+    let mut locals = body.get_locals_reader().map_err(LoadError::invalid)?;
+    for _ in 0..locals.get_count() {
+        let offset = locals.original_position();
+        let (count, vt) = locals.read().map_err(LoadError::invalid)?;
+        fv.define_locals(offset, count, vt).map_err(LoadError::invalid)?;
+        num_locals += count as u64;
+        if num_locals > limits.max_value_stack as u64 {
+            return Err(LoadError::limit(
+                offset,
+                format!("more than {} locals", limits.max_value_stack),
+            ));
+        }
+    }
+    let mut t = Translator {
+        module,
+        f: CompiledFunc {
+            ty: ty_index,
+            num_params,
+            num_locals: num_locals as u32,
+            ..CompiledFunc::default()
+        },
+        stack: Vec::new(),
+        ctrls: Vec::new(),
+        max_height: 0,
+        reachable: true,
+        fuel_pc: None,
+        count: 0,
+        instr: 0,
+        label_pc: 0,
+    };
+    t.ctrls.push(Ctrl {
+        kind: CtrlKind::Func,
+        base: 0,
+        params: 0,
+        results: num_results,
+        loop_pc: 0,
+        patches: Vec::new(),
+        if_jump: None,
+        dead: false,
+    });
+    t.open_block(0);
+    let mut reader = body.get_operators_reader().map_err(LoadError::invalid)?;
+    while !reader.eof() {
+        let offset = reader.original_position();
+        let op = reader.read().map_err(LoadError::invalid)?;
+        fv.op(offset, &op).map_err(LoadError::invalid)?;
+        t.instr = t.f.instr_offsets.len() as u32;
+        t.f.instr_offsets.push(offset as u32);
+        t.op(op, offset as usize)?;
+        if t.max_height as u64 + t.f.num_locals as u64 > limits.max_value_stack as u64 {
+            return Err(LoadError::limit(offset, "operand stack deeper than the value stack limit".into()));
+        }
+    }
+    reader.finish().map_err(LoadError::invalid)?;
+    t.f.frame_size = t.f.num_locals + t.max_height;
+    Ok((t.f, fv))
+}
+
+impl<'m> Translator<'m> {
+    // ---- fuel blocks and emission ---------------------------------------------------------
+
+    fn close_block(&mut self) {
+        if let Some(pc) = self.fuel_pc.take() {
+            if let Op::Fuel { n, .. } = &mut self.f.code[pc] {
+                *n = self.count;
+            }
+        }
+        self.count = 0;
+    }
+
+    /// Opens a fuel block whose first instruction has index `first`; returns its pc.
+    fn open_block(&mut self, first: u32) -> u32 {
+        self.close_block();
+        let pc = self.f.code.len();
+        self.f.code.push(Op::Fuel { n: 0, first });
+        self.f.cum.push(0);
+        self.f.idx.push(first);
+        self.fuel_pc = Some(pc);
+        self.label_pc = pc + 1;
+        pc as u32
+    }
+
+    fn pc(&self) -> u32 {
+        self.f.code.len() as u32
+    }
+
+    /// Counts the current instruction (it executes whenever this point is reached).
+    fn count(&mut self) {
+        self.count += 1;
+    }
+
+    fn emit(&mut self, op: Op) -> usize {
+        let pc = self.f.code.len();
+        self.f.code.push(op);
+        self.f.cum.push(self.count);
+        self.f.idx.push(self.instr);
+        pc
+    }
+
+    // ---- operand stack ----------------------------------------------------------------------
+
+    fn height(&self) -> u32 {
+        self.stack.len() as u32
+    }
+
+    fn temp_slot(&self, h: u32) -> Slot {
+        self.f.num_locals + h
+    }
+
+    fn slot_at(&self, h: u32) -> Slot {
+        match self.stack[h as usize] {
+            Opnd::Temp => self.temp_slot(h),
+            Opnd::Local(l) => l,
+        }
+    }
+
+    fn pop(&mut self) -> Slot {
+        let h = self.height() - 1;
+        let s = self.slot_at(h);
+        self.stack.pop();
+        s
+    }
+
+    fn push(&mut self) -> Slot {
+        let h = self.height();
+        self.stack.push(Opnd::Temp);
+        self.max_height = self.max_height.max(h + 1);
+        self.temp_slot(h)
+    }
+
+    fn materialize(&mut self, h: u32) {
+        if let Opnd::Local(l) = self.stack[h as usize] {
+            let dst = self.temp_slot(h);
+            self.emit(Op::Copy { dst, src: l });
+            self.stack[h as usize] = Opnd::Temp;
+        }
+    }
+
+    fn materialize_top(&mut self, n: u32) {
+        let h = self.height();
+        for i in h - n..h {
+            self.materialize(i);
+        }
+    }
+
+    fn materialize_all(&mut self) {
+        for i in 0..self.height() {
+            self.materialize(i);
+        }
+    }
+
+    fn materialize_local(&mut self, l: u32) {
+        for i in 0..self.height() {
+            if self.stack[i as usize] == Opnd::Local(l) {
+                self.materialize(i);
+            }
+        }
+    }
+
+    fn unop(&mut self, make: impl FnOnce(Slot, Slot) -> Op) {
+        let a = self.pop();
+        let dst = self.push();
+        self.emit(make(dst, a));
+    }
+
+    fn binop(&mut self, make: impl FnOnce(Slot, Slot, Slot) -> Op) {
+        let b = self.pop();
+        let a = self.pop();
+        let dst = self.push();
+        self.emit(make(dst, a, b));
+    }
+
+    fn block_arity(&self, bt: BlockType) -> (u32, u32) {
+        match bt {
+            BlockType::Empty => (0, 0),
+            BlockType::Type(_) => (0, 1),
+            BlockType::FuncType(i) => {
+                let t = &self.module.types[i as usize];
+                (t.params().len() as u32, t.results().len() as u32)
+            }
+        }
+    }
+
+    fn push_ctrl(&mut self, kind: CtrlKind, bt: BlockType, loop_pc: u32) {
+        let (params, results) = self.block_arity(bt);
+        let dead = !self.reachable;
+        let base = if dead { self.height() } else { self.height() - params };
+        self.ctrls.push(Ctrl { kind, base, params, results, loop_pc, patches: Vec::new(), if_jump: None, dead });
+    }
+
+    fn reset_stack(&mut self, height: u32) {
+        self.stack.truncate(height as usize);
+        while self.height() < height {
+            self.push();
+        }
+    }
+
+    // ---- branches ---------------------------------------------------------------------------
+
+    /// How a branch to relative depth `depth` is carried out from the current stack.
+    fn branch_target(&mut self, depth: u32) -> (usize, BranchTarget) {
+        let ci = self.ctrls.len() - 1 - depth as usize;
+        let c = &self.ctrls[ci];
+        let (kind, arity, pc) = match c.kind {
+            CtrlKind::Func => (TargetKind::Return, c.results, 0),
+            CtrlKind::Loop => (TargetKind::Loop, c.params, c.loop_pc),
+            _ => (TargetKind::Block, c.results, u32::MAX),
+        };
+        let dst = if kind == TargetKind::Return { 0 } else { self.temp_slot(c.base) };
+        self.materialize_top(arity);
+        let src = self.temp_slot(self.height() - arity);
+        (ci, BranchTarget { pc, kind, src, dst, n: arity })
+    }
+
+    fn add_patch(&mut self, ci: usize, p: Patch) {
+        self.ctrls[ci].patches.push(p);
+    }
+
+    fn push_target(&mut self, ci: usize, t: BranchTarget) -> u32 {
+        let i = self.f.targets.len();
+        self.f.targets.push(t);
+        if t.kind == TargetKind::Block {
+            self.add_patch(ci, Patch::Target(i));
+        }
+        i as u32
+    }
+
+    fn emit_br(&mut self, depth: u32) {
+        let (ci, t) = self.branch_target(depth);
+        let moves = t.n > 0 && t.src != t.dst;
+        match t.kind {
+            TargetKind::Return => {
+                self.emit(Op::Return { src: t.src, n: t.n });
+            }
+            TargetKind::Loop if !moves => {
+                self.emit(Op::BrLoop { pc: t.pc });
+            }
+            TargetKind::Block if !moves => {
+                let pc = self.emit(Op::Br { pc: u32::MAX });
+                self.add_patch(ci, Patch::Op(pc));
+            }
+            _ => {
+                let i = self.push_target(ci, t);
+                self.emit(Op::BrTarget { t: i });
+            }
+        }
+    }
+
+    fn emit_br_if(&mut self, depth: u32, cond: Slot) {
+        let (ci, t) = self.branch_target(depth);
+        let moves = t.n > 0 && t.src != t.dst;
+        match t.kind {
+            TargetKind::Loop if !moves => {
+                self.emit(Op::BrIfLoop { cond, pc: t.pc });
+            }
+            TargetKind::Block if !moves => {
+                let pc = self.emit(Op::BrIf { cond, pc: u32::MAX });
+                self.add_patch(ci, Patch::Op(pc));
+            }
+            _ => {
+                let i = self.push_target(ci, t);
+                self.emit(Op::BrIfTarget { cond, t: i });
+            }
+        }
+    }
+
+    /// Patches the branches recorded on `c` to `pc`.
+    fn patch(&mut self, patches: &[Patch], pc: u32) {
+        for p in patches {
+            match *p {
+                Patch::Op(i) => match &mut self.f.code[i] {
+                    Op::Br { pc: t } | Op::BrIf { pc: t, .. } | Op::Jump { pc: t } | Op::JumpIfZero { pc: t, .. } => *t = pc,
+                    other => unreachable!("patching a non-branch {other:?}"),
+                },
+                Patch::Target(i) => self.f.targets[i].pc = pc,
+            }
+        }
+    }
+
+    fn memarg(&self, m: &wasmparser::MemArg, offset: usize) -> Result<u32, LoadError> {
+        u32::try_from(m.offset).map_err(|_| LoadError::limit(offset, "memory offset beyond 32 bits".into()))
+    }
+
+    fn load(&mut self, kind: LoadKind, m: &wasmparser::MemArg, at: usize) -> Result<(), LoadError> {
+        let offset = self.memarg(m, at)?;
+        let addr = self.pop();
+        let dst = self.push();
+        self.emit(Op::Load { kind, dst, addr, offset });
+        Ok(())
+    }
+
+    fn store(&mut self, width: u8, m: &wasmparser::MemArg, at: usize) -> Result<(), LoadError> {
+        let offset = self.memarg(m, at)?;
+        let value = self.pop();
+        let addr = self.pop();
+        self.emit(Op::Store { width, addr, value, offset });
+        Ok(())
+    }
+
+    fn call_args(&mut self, type_index: u32) -> (Slot, u32) {
+        let params = self.module.types[type_index as usize].params().len() as u32;
+        self.materialize_top(params);
+        let args = self.temp_slot(self.height() - params);
+        (args, params)
+    }
+
+    fn finish_call(&mut self, type_index: u32, params: u32) {
+        let t = &self.module.types[type_index as usize];
+        let results = t.results().len() as u32;
+        for _ in 0..params {
+            self.stack.pop();
+        }
+        for _ in 0..results {
+            self.push();
+        }
+        // The continuation is a new fuel block: the callee may trap or run out of budget.
+        let next = self.instr + 1;
+        self.open_block(next);
+    }
+
+    fn set_local(&mut self, l: u32, tee: bool) {
+        self.materialize_local(l);
+        let h = self.height() - 1;
+        let top_temp = self.stack[h as usize] == Opnd::Temp;
+        let temp = self.temp_slot(h);
+        let last = self.f.code.len().wrapping_sub(1);
+        let retargeted = top_temp
+            && self.f.code.len() > self.label_pc
+            && matches!(self.f.code[last].retargetable_dst(), Some(d) if *d == temp);
+        if retargeted {
+            if let Some(d) = self.f.code[last].retargetable_dst() {
+                *d = l;
+            }
+            if tee {
+                self.stack[h as usize] = Opnd::Local(l);
+            } else {
+                self.stack.pop();
+            }
+        } else {
+            let src = self.slot_at(h);
+            self.emit(Op::Copy { dst: l, src });
+            if !tee {
+                self.stack.pop();
+            }
+        }
+    }
+
+    // ---- the operators ----------------------------------------------------------------------
+
+    fn op(&mut self, op: Operator<'_>, at: usize) -> Result<(), LoadError> {
+        // Structure is tracked even in unreachable code; nothing else is translated there.
+        if !self.reachable {
+            match op {
+                Operator::Block { blockty } | Operator::Loop { blockty } | Operator::If { blockty } => {
+                    self.push_ctrl(CtrlKind::Block, blockty, 0);
+                    return Ok(());
+                }
+                Operator::Else | Operator::End => {}
+                _ => return Ok(()),
+            }
+        }
+        macro_rules! tr_unop {
+            ($($name:ident ( $($t:ty),* ) -> $out:ty = |$($arg:ident),*| $e:expr;)*) => {
+                match op { $( Operator::$name => { self.count(); self.unop(|dst, a| Op::Unop { op: ir::Unop::$name, dst, a }); return Ok(()); } )* _ => {} }
+            };
+        }
+        macro_rules! tr_trap_unop {
+            ($($name:ident ( $($t:ty),* ) -> $out:ty = |$($arg:ident),*| $e:expr;)*) => {
+                match op { $( Operator::$name => { self.count(); self.unop(|dst, a| Op::TrapUnop { op: ir::TrapUnop::$name, dst, a }); return Ok(()); } )* _ => {} }
+            };
+        }
+        macro_rules! tr_binop {
+            ($($name:ident ( $($t:ty),* ) -> $out:ty = |$($arg:ident),*| $e:expr;)*) => {
+                match op { $( Operator::$name => { self.count(); self.binop(|dst, a, b| Op::Binop { op: ir::Binop::$name, dst, a, b }); return Ok(()); } )* _ => {} }
+            };
+        }
+        macro_rules! tr_trap_binop {
+            ($($name:ident ( $($t:ty),* ) -> $out:ty = |$($arg:ident),*| $e:expr;)*) => {
+                match op { $( Operator::$name => { self.count(); self.binop(|dst, a, b| Op::TrapBinop { op: ir::TrapBinop::$name, dst, a, b }); return Ok(()); } )* _ => {} }
+            };
+        }
+        ir::for_each_binop!(tr_binop);
+        ir::for_each_unop!(tr_unop);
+        ir::for_each_trap_binop!(tr_trap_binop);
+        ir::for_each_trap_unop!(tr_trap_unop);
+
+        if let Some(sop) = simd::classify(&op) {
+            self.count();
+            use simd::SimdOp;
+            match sop {
+                SimdOp::Unary(o) => self.unop(|dst, a| Op::SimdUnary { op: o, dst, a }),
+                SimdOp::Binary(o) => self.binop(|dst, a, b| Op::SimdBinary { op: o, dst, a, b }),
+                SimdOp::Shift(o) => self.binop(|dst, a, b| Op::SimdShift { op: o, dst, a, b }),
+                SimdOp::Test(o) => self.unop(|dst, a| Op::SimdTest { op: o, dst, a }),
+                SimdOp::Splat(o) => self.unop(|dst, a| Op::SimdSplat { op: o, dst, a }),
+                SimdOp::ExtractLane(o, lane) => self.unop(|dst, a| Op::SimdExtract { op: o, lane, dst, a }),
+                SimdOp::ReplaceLane(o, lane) => {
+                    self.binop(|dst, a, b| Op::SimdReplace { op: o, lane, dst, a, b })
+                }
+                SimdOp::Ternary(o) => {
+                    let c = self.pop();
+                    let b = self.pop();
+                    let a = self.pop();
+                    let dst = self.push();
+                    self.emit(Op::SimdTernary { op: o, dst, a, b, c });
+                }
+            }
+            return Ok(());
+        }
+        if let Some((kind, m)) = simd::classify_load(&op) {
+            self.count();
+            let offset = self.memarg(&m, at)?;
+            let addr = self.pop();
+            let dst = self.push();
+            self.emit(Op::SimdLoad { kind, dst, addr, offset });
+            return Ok(());
+        }
+
+        if self.reachable {
+            self.count();
+        }
+        match op {
+            Operator::Unreachable => {
+                self.emit(Op::Unreachable);
+                self.reachable = false;
+                self.close_block();
+            }
+            Operator::Nop => {}
+            Operator::Block { blockty } => {
+                self.materialize_all();
+                self.push_ctrl(CtrlKind::Block, blockty, 0);
+            }
+            Operator::Loop { blockty } => {
+                self.materialize_all();
+                let next = self.instr + 1;
+                let pc = self.open_block(next);
+                self.push_ctrl(CtrlKind::Loop, blockty, pc);
+            }
+            Operator::If { blockty } => {
+                let cond = self.pop();
+                self.materialize_all();
+                let j = self.emit(Op::JumpIfZero { cond, pc: u32::MAX });
+                self.push_ctrl(CtrlKind::If, blockty, 0);
+                self.ctrls.last_mut().unwrap().if_jump = Some(j);
+                let next = self.instr + 1;
+                self.open_block(next);
+            }
+            Operator::Else => {
+                // `else` counts only when the then-arm reaches it (counted above if reachable).
+                let c = self.ctrls.last_mut().unwrap();
+                c.kind = CtrlKind::Else;
+                if c.dead {
+                    return Ok(());
+                }
+                let (base, params, results) = (c.base, c.params, c.results);
+                if self.reachable {
+                    self.materialize_top(results);
+                    let pc = self.emit(Op::Jump { pc: u32::MAX });
+                    let ci = self.ctrls.len() - 1;
+                    self.add_patch(ci, Patch::Op(pc));
+                }
+                self.reachable = true;
+                self.reset_stack(base + params);
+                let next = self.instr + 1;
+                let pc = self.open_block(next);
+                if let Some(j) = self.ctrls.last_mut().unwrap().if_jump.take() {
+                    self.patch(&[Patch::Op(j)], pc);
+                }
+            }
+            Operator::End => self.end()?,
+            Operator::Br { relative_depth } => {
+                self.emit_br(relative_depth);
+                self.reachable = false;
+                self.close_block();
+            }
+            Operator::BrIf { relative_depth } => {
+                let cond = self.pop();
+                self.emit_br_if(relative_depth, cond);
+                let next = self.instr + 1;
+                self.open_block(next);
+            }
+            Operator::BrTable { targets } => {
+                let index = self.pop();
+                let start = self.f.targets.len() as u32;
+                let mut depths: Vec<u32> = Vec::with_capacity(targets.len() as usize + 1);
+                for d in targets.targets() {
+                    depths.push(d.map_err(LoadError::invalid)?);
+                }
+                depths.push(targets.default());
+                for d in depths.iter().copied() {
+                    let (ci, t) = self.branch_target(d);
+                    self.push_target(ci, t);
+                }
+                self.emit(Op::BrTable { index, start, len: depths.len() as u32 });
+                self.reachable = false;
+                self.close_block();
+            }
+            Operator::Return => {
+                let depth = self.ctrls.len() as u32 - 1;
+                self.emit_br(depth);
+                self.reachable = false;
+                self.close_block();
+            }
+            Operator::Call { function_index } => {
+                let ty = self.module.func_types[function_index as usize];
+                let (args, params) = self.call_args(ty);
+                self.emit(Op::Call { func: function_index, args });
+                self.finish_call(ty, params);
+            }
+            Operator::CallIndirect { type_index, table_index } => {
+                let index = self.pop();
+                let (args, params) = self.call_args(type_index);
+                self.emit(Op::CallIndirect { ty: type_index, table: table_index, index, args });
+                self.finish_call(type_index, params);
+            }
+            Operator::Drop => {
+                self.pop();
+            }
+            Operator::Select | Operator::TypedSelect { .. } => {
+                let c = self.pop();
+                let b = self.pop();
+                let a = self.pop();
+                let dst = self.push();
+                self.emit(Op::Select { dst, a, b, c });
+            }
+            Operator::LocalGet { local_index } => {
+                let h = self.height();
+                self.stack.push(Opnd::Local(local_index));
+                self.max_height = self.max_height.max(h + 1);
+            }
+            Operator::LocalSet { local_index } => self.set_local(local_index, false),
+            Operator::LocalTee { local_index } => self.set_local(local_index, true),
+            Operator::GlobalGet { global_index } => {
+                let dst = self.push();
+                self.emit(Op::GlobalGet { dst, global: global_index });
+            }
+            Operator::GlobalSet { global_index } => {
+                let src = self.pop();
+                self.emit(Op::GlobalSet { global: global_index, src });
+            }
+            Operator::I32Load { memarg } | Operator::F32Load { memarg } | Operator::I64Load32U { memarg } => {
+                self.load(LoadKind::U32, &memarg, at)?
+            }
+            Operator::I64Load { memarg } | Operator::F64Load { memarg } => self.load(LoadKind::U64, &memarg, at)?,
+            Operator::I32Load8S { memarg } => self.load(LoadKind::S8x32, &memarg, at)?,
+            Operator::I64Load8S { memarg } => self.load(LoadKind::S8x64, &memarg, at)?,
+            Operator::I32Load8U { memarg } | Operator::I64Load8U { memarg } => self.load(LoadKind::U8, &memarg, at)?,
+            Operator::I32Load16S { memarg } => self.load(LoadKind::S16x32, &memarg, at)?,
+            Operator::I64Load16S { memarg } => self.load(LoadKind::S16x64, &memarg, at)?,
+            Operator::I32Load16U { memarg } | Operator::I64Load16U { memarg } => {
+                self.load(LoadKind::U16, &memarg, at)?
+            }
+            Operator::I64Load32S { memarg } => self.load(LoadKind::S32x64, &memarg, at)?,
+            Operator::V128Load { memarg } => self.load(LoadKind::V128, &memarg, at)?,
+            Operator::I32Store8 { memarg } | Operator::I64Store8 { memarg } => self.store(1, &memarg, at)?,
+            Operator::I32Store16 { memarg } | Operator::I64Store16 { memarg } => self.store(2, &memarg, at)?,
+            Operator::I32Store { memarg } | Operator::F32Store { memarg } | Operator::I64Store32 { memarg } => {
+                self.store(4, &memarg, at)?
+            }
+            Operator::I64Store { memarg } | Operator::F64Store { memarg } => self.store(8, &memarg, at)?,
+            Operator::V128Store { memarg } => self.store(16, &memarg, at)?,
+            Operator::MemorySize { .. } => {
+                let dst = self.push();
+                self.emit(Op::MemorySize { dst });
+            }
+            Operator::MemoryGrow { .. } => {
+                let delta = self.pop();
+                let dst = self.push();
+                self.emit(Op::MemoryGrow { dst, delta });
+            }
+            Operator::I32Const { value } => {
+                let dst = self.push();
+                self.emit(Op::Const32 { dst, value: value as u32 });
+            }
+            Operator::F32Const { value } => {
+                let dst = self.push();
+                self.emit(Op::Const32 { dst, value: value.bits() });
+            }
+            Operator::I64Const { value } => {
+                let dst = self.push();
+                let v = value as u64;
+                self.emit(Op::Const64 { dst, lo: v as u32, hi: (v >> 32) as u32 });
+            }
+            Operator::F64Const { value } => {
+                let dst = self.push();
+                let v = value.bits();
+                self.emit(Op::Const64 { dst, lo: v as u32, hi: (v >> 32) as u32 });
+            }
+            Operator::V128Const { value } => {
+                let dst = self.push();
+                let idx = self.f.v128s.len() as u32;
+                self.f.v128s.push(value.i128() as u128);
+                self.emit(Op::ConstV128 { dst, idx });
+            }
+            Operator::RefNull { .. } => {
+                let dst = self.push();
+                self.emit(Op::Const32 { dst, value: 0 });
+            }
+            Operator::RefFunc { function_index } => {
+                let dst = self.push();
+                self.emit(Op::RefFunc { dst, func: function_index });
+            }
+            // Bit-identical in the slot encoding: counted, nothing to do.
+            Operator::I64ExtendI32U
+            | Operator::I32ReinterpretF32
+            | Operator::F32ReinterpretI32
+            | Operator::I64ReinterpretF64
+            | Operator::F64ReinterpretI64 => {}
+            Operator::MemoryCopy { .. } => {
+                let len = self.pop();
+                let src = self.pop();
+                let dst = self.pop();
+                self.emit(Op::MemoryCopy { dst, src, len });
+            }
+            Operator::MemoryFill { .. } => {
+                let len = self.pop();
+                let value = self.pop();
+                let dst = self.pop();
+                self.emit(Op::MemoryFill { dst, value, len });
+            }
+            Operator::MemoryInit { data_index, .. } => {
+                let len = self.pop();
+                let src = self.pop();
+                let dst = self.pop();
+                self.emit(Op::MemoryInit { seg: data_index, dst, src, len });
+            }
+            Operator::DataDrop { data_index } => {
+                self.emit(Op::DataDrop { seg: data_index });
+            }
+            Operator::TableGet { table } => {
+                let index = self.pop();
+                let dst = self.push();
+                self.emit(Op::TableGet { table, dst, index });
+            }
+            Operator::TableSet { table } => {
+                let value = self.pop();
+                let index = self.pop();
+                self.emit(Op::TableSet { table, index, value });
+            }
+            Operator::TableSize { table } => {
+                let dst = self.push();
+                self.emit(Op::TableSize { table, dst });
+            }
+            Operator::TableGrow { table } => {
+                let delta = self.pop();
+                let init = self.pop();
+                let dst = self.push();
+                self.emit(Op::TableGrow { table, dst, init, delta });
+            }
+            Operator::TableFill { table } => {
+                let len = self.pop();
+                let value = self.pop();
+                let index = self.pop();
+                self.emit(Op::TableFill { table, index, value, len });
+            }
+            Operator::TableCopy { dst_table, src_table } => {
+                self.materialize_top(3);
+                let args = self.temp_slot(self.height() - 3);
+                for _ in 0..3 {
+                    self.pop();
+                }
+                let pair = self.f.pairs.len() as u32;
+                self.f.pairs.push((dst_table, src_table));
+                self.emit(Op::TableCopy { pair, args });
+            }
+            Operator::TableInit { elem_index, table } => {
+                self.materialize_top(3);
+                let args = self.temp_slot(self.height() - 3);
+                for _ in 0..3 {
+                    self.pop();
+                }
+                let pair = self.f.pairs.len() as u32;
+                self.f.pairs.push((table, elem_index));
+                self.emit(Op::TableInit { pair, args });
+            }
+            Operator::ElemDrop { elem_index } => {
+                self.emit(Op::ElemDrop { seg: elem_index });
+            }
+            Operator::I8x16Shuffle { lanes } => {
+                let b = self.pop();
+                let a = self.pop();
+                let dst = self.push();
+                let idx = self.f.shuffles.len() as u32;
+                self.f.shuffles.push(lanes);
+                self.emit(Op::Shuffle { dst, a, b, idx });
+            }
+            Operator::V128Load8Lane { memarg, lane } => self.load_lane(1, lane, &memarg, at)?,
+            Operator::V128Load16Lane { memarg, lane } => self.load_lane(2, lane, &memarg, at)?,
+            Operator::V128Load32Lane { memarg, lane } => self.load_lane(4, lane, &memarg, at)?,
+            Operator::V128Load64Lane { memarg, lane } => self.load_lane(8, lane, &memarg, at)?,
+            Operator::V128Store8Lane { memarg, lane } => self.store_lane(1, lane, &memarg, at)?,
+            Operator::V128Store16Lane { memarg, lane } => self.store_lane(2, lane, &memarg, at)?,
+            Operator::V128Store32Lane { memarg, lane } => self.store_lane(4, lane, &memarg, at)?,
+            Operator::V128Store64Lane { memarg, lane } => self.store_lane(8, lane, &memarg, at)?,
+            other => {
+                return Err(LoadError::limit(at, format!("unsupported operator {other:?}")));
+            }
+        }
+        Ok(())
+    }
+
+    fn load_lane(&mut self, width: u8, lane: u8, m: &wasmparser::MemArg, at: usize) -> Result<(), LoadError> {
+        let offset = self.memarg(m, at)?;
+        let vec = self.pop();
+        let addr = self.pop();
+        let dst = self.push();
+        self.emit(Op::LoadLane { width, lane, dst, addr, offset, vec });
+        Ok(())
+    }
+
+    fn store_lane(&mut self, width: u8, lane: u8, m: &wasmparser::MemArg, at: usize) -> Result<(), LoadError> {
+        let offset = self.memarg(m, at)?;
+        let vec = self.pop();
+        let addr = self.pop();
+        self.emit(Op::StoreLane { width, lane, addr, vec, offset });
+        Ok(())
+    }
+
+    fn end(&mut self) -> Result<(), LoadError> {
+        let c = self.ctrls.pop().expect("validated: `end` closes an open control");
+        if c.dead {
+            return Ok(());
+        }
+        if c.kind == CtrlKind::Func {
+            if self.reachable {
+                let n = c.results;
+                self.materialize_top(n);
+                let src = self.temp_slot(self.height() - n);
+                self.emit(Op::FuncEnd { src, n });
+            }
+            self.close_block();
+            let end_offset = *self.f.instr_offsets.last().unwrap();
+            self.f.end_offset = end_offset;
+            return Ok(());
+        }
+        if self.reachable {
+            self.materialize_top(c.results);
+        }
+        // An `if` without `else` jumps to its `end` when the condition is false.
+        let mut patches = c.patches;
+        if let Some(j) = c.if_jump {
+            patches.push(Patch::Op(j));
+        }
+        if !patches.is_empty() {
+            // The `end` is a branch target: it starts a fuel block, and its own count moves
+            // there (it was counted in the block it falls through from).
+            if self.reachable {
+                self.count -= 1;
+            }
+            let instr = self.instr;
+            let pc = self.open_block(instr);
+            self.count();
+            self.patch(&patches, pc);
+            self.reachable = true;
+        }
+        if self.reachable {
+            self.reset_stack(c.base + c.results);
+        }
+        Ok(())
+    }
+}

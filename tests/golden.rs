@@ -1,0 +1,379 @@
+//! Golden counters: WAT targets whose counters are counted by hand in the comments, following
+//! `spec/interpreter.md` C.6 (every instruction counts once, each `end` included; a taken
+//! branch to a block costs two; a branch back to a loop costs one and counts an iteration) and
+//! the documented measurements of C.12.
+
+use std::sync::Arc;
+
+use qip_memory::wasm::{Counters, ExecError, Limits, Module, Observer, Store, TrapKind, Value};
+
+fn instance(wat: &str) -> (Store, qip_memory::wasm::Instance, Vec<u8>) {
+    let bytes = wat::parse_str(wat).expect("valid WAT");
+    let module = Arc::new(Module::new(&bytes, &Limits::default()).expect("loads"));
+    let mut store = Store::new(Limits::default());
+    let inst = store.instantiate(module, &[]).expect("instantiates");
+    store.reset_counters();
+    (store, inst, bytes)
+}
+
+fn run(wat: &str, func: &str, args: &[Value]) -> (Result<Vec<Value>, ExecError>, Counters) {
+    let (mut store, inst, _) = instance(wat);
+    let f = store.get_func(inst, func).expect("export");
+    let r = store.call(f, args);
+    (r, *store.counters())
+}
+
+/// Byte offsets of the instructions of defined function `index`, read with wasmparser (not
+/// with the interpreter).
+fn instruction_offsets(bytes: &[u8], index: usize) -> Vec<usize> {
+    let mut bodies = Vec::new();
+    for p in wasmparser::Parser::new(0).parse_all(bytes) {
+        if let wasmparser::Payload::CodeSectionEntry(body) = p.unwrap() {
+            bodies.push(body);
+        }
+    }
+    let mut r = bodies[index].get_operators_reader().unwrap();
+    let mut out = Vec::new();
+    while !r.eof() {
+        out.push(r.original_position() as usize);
+        r.read().unwrap();
+    }
+    out
+}
+
+fn counters(instructions: u64, calls: u64, indirect: u64, returns: u64, branches: u64, loops: u64, reads: u64, writes: u64) -> Counters {
+    Counters {
+        instructions,
+        calls,
+        indirect_calls: indirect,
+        returns,
+        branches,
+        loop_iterations: loops,
+        memory_reads: reads,
+        memory_writes: writes,
+    }
+}
+
+/// C.12: a function doing `i32.const 5; return`, called once from render.
+#[test]
+fn callee_return_costs_seven() {
+    let wat = r#"(module
+      (func $five (result i32)
+        i32.const 5   ;; 1
+        return        ;; 2  (branch 1)
+      )               ;; 3  final end (return 1)
+      (func (export "render") (param i32) (result i64)
+        call $five    ;; 4  (call 1)
+        drop          ;; 5
+        i64.const 0   ;; 6
+      ))              ;; 7  final end (return 2)"#;
+    let (r, c) = run(wat, "render", &[Value::I32(0)]);
+    assert_eq!(r.unwrap(), vec![Value::I64(0)]);
+    assert_eq!(c, counters(7, 1, 0, 2, 1, 0, 0, 0));
+}
+
+/// C.12, qipdb's loop: `i = 0; loop { i += 1; br_if i < 3 }; i` → 28 instructions, 2 loop
+/// iterations, result 3.
+#[test]
+fn loop_three_bodies_two_iterations() {
+    let wat = r#"(module (func (export "run") (result i32) (local i32)
+      loop              ;; 1
+        local.get 0     ;; body: 8 instructions, run 3 times = 24 → 25
+        i32.const 1
+        i32.add
+        local.set 0
+        local.get 0
+        i32.const 3
+        i32.lt_u
+        br_if 0         ;; taken twice: 2 branches, 2 loop iterations
+      end               ;; 26
+      local.get 0       ;; 27
+    ))                  ;; 28"#;
+    let (r, c) = run(wat, "run", &[]);
+    assert_eq!(r.unwrap(), vec![Value::I32(3)]);
+    assert_eq!(c, counters(28, 0, 0, 1, 2, 2, 0, 0));
+}
+
+/// C.12 bulk fixture: one `memory.copy` and one `memory.fill` → reads 1, writes 2; zero-length
+/// ones count nothing.
+#[test]
+fn bulk_memory_counts_per_instruction() {
+    let wat = r#"(module (memory 1)
+      (func (export "run")
+        (memory.copy (i32.const 100) (i32.const 0) (i32.const 50))   ;; 4 instructions, read 1 write 1
+        (memory.fill (i32.const 200) (i32.const 7) (i32.const 300))  ;; 4, write 1
+        (memory.copy (i32.const 100) (i32.const 0) (i32.const 0))    ;; 4, nothing
+        (memory.fill (i32.const 65536) (i32.const 7) (i32.const 0))  ;; 4, nothing (in bounds: 65536 + 0)
+      ))                                                              ;; 17"#;
+    let (r, c) = run(wat, "run", &[]);
+    assert_eq!(r.unwrap(), vec![]);
+    assert_eq!(c, counters(17, 0, 0, 1, 0, 0, 1, 2));
+}
+
+/// C.12: `call_indirect` → indirect 1 (and calls 1).
+#[test]
+fn call_indirect_counts_indirect() {
+    let wat = r#"(module
+      (type $t (func (result i32)))
+      (table 1 1 funcref)
+      (elem (i32.const 0) $seven)
+      (func $seven (result i32) i32.const 7)        ;; 2 (const, end)
+      (func (export "run") (result i32)
+        i32.const 0                                  ;; 1
+        call_indirect (type $t)                      ;; 2
+      ))                                             ;; 3 + 2 = 5"#;
+    let (r, c) = run(wat, "run", &[]);
+    assert_eq!(r.unwrap(), vec![Value::I32(7)]);
+    assert_eq!(c, counters(5, 1, 1, 2, 0, 0, 0, 0));
+}
+
+/// A taken branch to a block costs two (the `br` and the block's `end`).
+#[test]
+fn branch_to_block_costs_two() {
+    let wat = r#"(module (func (export "run")
+      block    ;; 1
+        br 0   ;; 2, branch 1
+        nop    ;; never runs
+      end      ;; 3
+    ))         ;; 4"#;
+    let (_, c) = run(wat, "run", &[]);
+    assert_eq!(c, counters(4, 0, 0, 1, 1, 0, 0, 0));
+}
+
+/// `if`/`else` are not branches; the false path skips `else` and lands on the arm after it.
+#[test]
+fn if_else_paths() {
+    let wat = r#"(module (func (export "run") (param i32) (result i32)
+      local.get 0       ;; 1
+      if (result i32)   ;; 2
+        i32.const 10    ;; then: 3
+      else              ;; then: 4 (jumps to end)
+        i32.const 20    ;; else: 3
+      end               ;; then: 5, else: 4
+    ))                  ;; then: 6, else: 5"#;
+    let (r, c) = run(wat, "run", &[Value::I32(1)]);
+    assert_eq!(r.unwrap(), vec![Value::I32(10)]);
+    assert_eq!(c, counters(6, 0, 0, 1, 0, 0, 0, 0));
+    let (r, c) = run(wat, "run", &[Value::I32(0)]);
+    assert_eq!(r.unwrap(), vec![Value::I32(20)]);
+    assert_eq!(c, counters(5, 0, 0, 1, 0, 0, 0, 0));
+}
+
+/// `br_table` to the function label is a return: branch + final `end`.
+#[test]
+fn br_table_return_and_block() {
+    let wat = r#"(module (func (export "run") (param i32) (result i32)
+      block (result i32)          ;; 1
+        i32.const 5               ;; 2
+        local.get 0               ;; 3
+        br_table 0 1              ;; 4: index 0 → block end, else → return
+      end                         ;; index 0: 5
+      i32.const 1                 ;; 6
+      i32.add                     ;; 7
+    ))                            ;; 8; return path: 4 + final end = 5"#;
+    let (r, c) = run(wat, "run", &[Value::I32(0)]);
+    assert_eq!(r.unwrap(), vec![Value::I32(6)]);
+    assert_eq!(c, counters(8, 0, 0, 1, 1, 0, 0, 0));
+    let (r, c) = run(wat, "run", &[Value::I32(9)]);
+    assert_eq!(r.unwrap(), vec![Value::I32(5)]);
+    assert_eq!(c, counters(5, 0, 0, 1, 1, 0, 0, 0));
+}
+
+/// Loads and stores count one per instruction whatever their width; a trapping load counts as
+/// an instruction but not as a read (C.6: access counters after the bounds check).
+#[test]
+fn loads_stores_and_trap_counts() {
+    let wat = r#"(module (memory 1)
+      (func (export "run") (param i32) (result i32)
+        (i64.store (i32.const 8) (i64.const -1))      ;; 3, write 1
+        (v128.store (i32.const 16) (v128.const i64x2 1 2)) ;; 3, write 2
+        (i32.load8_u (local.get 0))                   ;; 2, read 1 (traps for 65536)
+      ))                                              ;; 9"#;
+    let (r, c) = run(wat, "run", &[Value::I32(8)]);
+    assert_eq!(r.unwrap(), vec![Value::I32(255)]);
+    assert_eq!(c, counters(9, 0, 0, 1, 0, 0, 1, 2));
+    let (r, c) = run(wat, "run", &[Value::I32(65536)]);
+    let Err(ExecError::Trap(t)) = r else { panic!("expected a trap, got {r:?}") };
+    assert_eq!(t.kind, TrapKind::MemoryOutOfBounds);
+    // The trapping load is the 8th instruction: 3 + 3 + local.get + load.
+    assert_eq!(c, counters(8, 0, 0, 0, 0, 0, 0, 2));
+}
+
+/// A trap reports the byte offset of the trapping instruction and counts it (C.6).
+#[test]
+fn trap_offset_and_count() {
+    let wat = r#"(module (func (export "run") (result i32)
+      i32.const 1   ;; 1
+      i32.const 0   ;; 2
+      i32.div_u     ;; 3: traps
+    ))"#;
+    let (mut store, inst, bytes) = instance(wat);
+    let f = store.get_func(inst, "run").unwrap();
+    let r = store.call(f, &[]);
+    let offsets = instruction_offsets(&bytes, 0);
+    assert_eq!(r, Err(ExecError::Trap(qip_memory::wasm::Trap { kind: TrapKind::IntegerDivideByZero, offset: offsets[2] as u32 })));
+    assert_eq!(store.counters().instructions, 3);
+}
+
+/// C.7 / C.12: an infinite loop stopped by budgets; exhaustion is not a trap, and the run
+/// executes exactly the budget. The next instruction is `br` (loop body).
+#[test]
+fn budget_exhaustion_is_exact() {
+    let wat = r#"(module (func (export "render") (param i32) (result i64)
+      loop     ;; 1
+        br 0   ;; 2, 3, 4, ...
+      end
+      unreachable))"#;
+    for budget in [1u64, 2, 7, 11, 1000] {
+        let (mut store, inst, bytes) = instance(wat);
+        let f = store.get_func(inst, "render").unwrap();
+        store.set_budget(Some(budget));
+        let r = store.call(f, &[Value::I32(0)]);
+        let offsets = instruction_offsets(&bytes, 0);
+        // After `loop` (offset[0]) every next instruction is the `br` (offset[1]).
+        assert_eq!(r, Err(ExecError::BudgetExhausted { offset: offsets[1] as u32 }), "budget {budget}");
+        assert_eq!(store.counters().instructions, budget);
+        assert_eq!(store.counters().loop_iterations, budget - 1);
+    }
+}
+
+/// A run that halts on exactly the budget-th instruction succeeds; one less is exhausted at
+/// the last instruction (here the final `end`, reached by `return`).
+#[test]
+fn budget_boundary() {
+    let wat = r#"(module (func (export "run") (result i32)
+      i32.const 4   ;; 1
+      i32.const 5   ;; 2
+      i32.add       ;; 3
+      return        ;; 4
+    ))              ;; 5"#;
+    let (mut store, inst, bytes) = instance(wat);
+    let f = store.get_func(inst, "run").unwrap();
+    store.set_budget(Some(5));
+    assert_eq!(store.call(f, &[]).unwrap(), vec![Value::I32(9)]);
+    assert_eq!(store.counters().instructions, 5);
+    let offsets = instruction_offsets(&bytes, 0);
+    for budget in 1..5u64 {
+        store.reset_counters();
+        store.set_budget(Some(budget));
+        let r = store.call(f, &[]);
+        assert_eq!(r, Err(ExecError::BudgetExhausted { offset: offsets[budget as usize] as u32 }), "budget {budget}");
+        assert_eq!(store.counters().instructions, budget);
+        // The `return` branch counts once it has executed (budget 4: return ran, end did not).
+        assert_eq!(store.counters().branches, u64::from(budget == 4));
+    }
+}
+
+/// Setters and render share one budget when the counters are not reset in between (B.2).
+#[test]
+fn shared_budget() {
+    let wat = r#"(module
+      (func (export "a") i32.const 1 drop)     ;; 3
+      (func (export "b") i32.const 1 drop nop) ;; 4
+    )"#;
+    let (mut store, inst, _) = instance(wat);
+    store.set_budget(Some(6));
+    let a = store.get_func(inst, "a").unwrap();
+    let b = store.get_func(inst, "b").unwrap();
+    store.call(a, &[]).unwrap();
+    assert_eq!(store.remaining_budget(), 3);
+    assert!(matches!(store.call(b, &[]), Err(ExecError::BudgetExhausted { .. })));
+    assert_eq!(store.counters().instructions, 6);
+}
+
+#[derive(Default)]
+struct Recorder {
+    events: Vec<String>,
+}
+
+impl Observer for Recorder {
+    fn load(&mut self, addr: u64, len: u32, instructions: u64) {
+        self.events.push(format!("load {addr}+{len} @{instructions}"));
+    }
+    fn store(&mut self, addr: u64, len: u32, instructions: u64) {
+        self.events.push(format!("store {addr}+{len} @{instructions}"));
+    }
+    fn copy(&mut self, dst: u64, src: u64, len: u64, instructions: u64) {
+        self.events.push(format!("copy {src}->{dst}+{len} @{instructions}"));
+    }
+    fn fill(&mut self, dst: u64, len: u64, instructions: u64) {
+        self.events.push(format!("fill {dst}+{len} @{instructions}"));
+    }
+    fn call(&mut self, indirect: bool) {
+        self.events.push(format!("call indirect={indirect}"));
+    }
+    fn loop_iteration(&mut self) {
+        self.events.push("loop".into());
+    }
+    fn global0_write(&mut self, value: u32) {
+        self.events.push(format!("sp={value}"));
+    }
+}
+
+/// The observer sees effective addresses (offset included), widths, and the exact instruction
+/// count at each access, the access itself included.
+#[test]
+fn observer_events() {
+    let wat = r#"(module (memory 2)
+      (global $sp (mut i32) (i32.const 1024))
+      (func $f (result i32) i32.const 3)
+      (func (export "run") (local i32)
+        (global.set $sp (i32.sub (global.get $sp) (i32.const 16)))  ;; 4 → sp=1008
+        (i32.store offset=2 (i32.const 65532) (i32.const 1))        ;; 7: store 65534+4
+        (drop (i64.load (i32.const 8)))                              ;; load 8+8 at 9, drop 10
+        (memory.copy (i32.const 0) (i32.const 100) (i32.const 3))    ;; 14: copy 100->0+3
+        (memory.fill (i32.const 50) (i32.const 0) (i32.const 9))     ;; 18: fill 50+9
+        (drop (call $f))                                             ;; call at 19; $f: 2
+        loop                                                         ;; 24
+          (local.set 0 (i32.add (local.get 0) (i32.const 1)))        ;; 4 per body
+          (br_if 0 (i32.lt_u (local.get 0) (i32.const 2)))           ;; 4 per body
+        end
+      ))"#;
+    let (mut store, inst, _) = instance(wat);
+    let f = store.get_func(inst, "run").unwrap();
+    let mut rec = Recorder::default();
+    store.call_observed(f, &[], &mut rec).unwrap();
+    assert_eq!(
+        rec.events,
+        [
+            "sp=1008",
+            "store 65534+4 @7",
+            "load 8+8 @9",
+            "copy 100->0+3 @14",
+            "fill 50+9 @18",
+            "call indirect=false",
+            "loop",
+        ]
+    );
+    // 18 + call/drop 2 + callee 2 + loop 1 + 2 bodies × 8 + loop end 1 + final end 1.
+    assert_eq!(store.counters().instructions, 18 + 2 + 2 + 1 + 16 + 1 + 1);
+}
+
+/// A module beyond a limit is a clean load error with an offset; deep recursion is a trap.
+#[test]
+fn limits_are_clean_errors() {
+    let big = wat::parse_str("(module (memory 4000))").unwrap();
+    let e = Module::new(&big, &Limits::default()).unwrap_err();
+    assert_eq!(e.kind, qip_memory::wasm::LoadErrorKind::Limit);
+    let small = Limits { max_module_bytes: 8, ..Limits::default() };
+    assert_eq!(Module::new(&big, &small).unwrap_err().kind, qip_memory::wasm::LoadErrorKind::Limit);
+    let wat = r#"(module (func $r (export "run") call $r))"#;
+    let (r, c) = run(wat, "run", &[]);
+    assert!(matches!(r, Err(ExecError::Trap(t)) if t.kind == TrapKind::StackOverflow));
+    // 1023 calls succeed (frames 1..1024), the 1024th traps; each call is one instruction.
+    assert_eq!(c.calls, 1023);
+    assert_eq!(c.instructions, 1024);
+}
+
+/// Malformed and invalid modules are rejected with the decoder's offset.
+#[test]
+fn invalid_module_offset() {
+    // Header, then a type section (id 1) whose size byte claims more than is there.
+    let bytes = [0, b'a', b's', b'm', 1, 0, 0, 0, 1, 5, 1];
+    let e = Module::new(&bytes, &Limits::default()).unwrap_err();
+    assert_eq!(e.kind, qip_memory::wasm::LoadErrorKind::Invalid);
+    assert!(e.offset >= 8 && e.offset <= bytes.len(), "offset {}", e.offset);
+    let invalid = wat::parse_str("(module (func (result i32) i64.const 1))").unwrap();
+    let e = Module::new(&invalid, &Limits::default()).unwrap_err();
+    assert!(e.message.contains("type mismatch"), "{}", e.message);
+}
