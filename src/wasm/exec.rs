@@ -7,8 +7,8 @@
 //! exactly `budget` instructions (C.7). At a trap the count is corrected to the trapping
 //! instruction with the op's position in its block.
 
-use alloc::vec::Vec;
 use alloc::format;
+use alloc::vec::Vec;
 
 use super::counters::Counters;
 use super::error::{ExecError, Trap, TrapKind};
@@ -85,19 +85,33 @@ impl Slot for f64 {
     }
 }
 
-fn body_of<'a>(instances: &'a [InstanceData], kind: FuncKind) -> (&'a InstanceData, &'a CompiledFunc) {
+fn body_of<'a>(
+    instances: &'a [InstanceData],
+    kind: FuncKind,
+) -> (&'a InstanceData, &'a CompiledFunc) {
     match kind {
         FuncKind::Wasm { instance, index } => {
             let inst = &instances[instance as usize];
-            (inst, inst.module.body(index).expect("a Wasm function has a body"))
+            (
+                inst,
+                inst.module.body(index).expect("a Wasm function has a body"),
+            )
         }
         FuncKind::Host { .. } => unreachable!("host functions have no body"),
     }
 }
 
 /// Runs `f(args)` to completion, a trap, or budget exhaustion.
-pub(crate) fn invoke<O: Observer>(store: &mut Store, f: Func, args: &[Value], obs: &mut O) -> Result<Vec<Value>, ExecError> {
-    let info = store.funcs.get(f.0 as usize).ok_or_else(|| ExecError::Signature("no such function".into()))?;
+pub(crate) fn invoke<O: Observer>(
+    store: &mut Store,
+    f: Func,
+    args: &[Value],
+    obs: &mut O,
+) -> Result<Vec<Value>, ExecError> {
+    let info = store
+        .funcs
+        .get(f.0 as usize)
+        .ok_or_else(|| ExecError::Signature("no such function".into()))?;
     let ty = info.ty.clone();
     if args.len() != ty.params().len() || args.iter().zip(ty.params()).any(|(a, t)| a.ty() != *t) {
         return Err(ExecError::Signature(format!(
@@ -110,7 +124,12 @@ pub(crate) fn invoke<O: Observer>(store: &mut Store, f: Func, args: &[Value], ob
     if let FuncKind::Host { index } = info.kind {
         let mut results: Vec<Value> = ty.results().iter().map(|t| Value::default_of(*t)).collect();
         let mut empty = Vec::new();
-        let mut caller = Caller { memory: &mut empty, globals: &store.globals, global_addrs: &[], global_types: &[] };
+        let mut caller = Caller {
+            memory: &mut empty,
+            globals: &store.globals,
+            global_addrs: &[],
+            global_types: &[],
+        };
         return match (store.host_funcs[index as usize])(&mut caller, args, &mut results) {
             Ok(()) => Ok(results),
             Err(kind) => Err(ExecError::Trap(Trap { kind, offset: 0 })),
@@ -119,7 +138,10 @@ pub(crate) fn invoke<O: Observer>(store: &mut Store, f: Func, args: &[Value], ob
     let (_, body) = body_of(&store.instances, info.kind);
     let need = body.frame_size.max(results_len as u32) as usize;
     if need > store.limits.max_value_stack as usize {
-        return Err(ExecError::Trap(Trap { kind: TrapKind::StackOverflow, offset: 0 }));
+        return Err(ExecError::Trap(Trap {
+            kind: TrapKind::StackOverflow,
+            offset: 0,
+        }));
     }
     if store.stack.len() < need {
         store.stack.resize(need, 0);
@@ -128,13 +150,25 @@ pub(crate) fn invoke<O: Observer>(store: &mut Store, f: Func, args: &[Value], ob
     for (i, a) in args.iter().enumerate() {
         store.stack[i] = a.to_slot();
     }
-    let mut state = State { func: f.0, pc: 0, fp: 0, block_base: store.counters.instructions, block_first: 0, frames: Vec::new() };
+    let mut state = State {
+        func: f.0,
+        pc: 0,
+        fp: 0,
+        block_base: store.counters.instructions,
+        block_first: 0,
+        frames: Vec::new(),
+    };
     let mut stop = run::<O, false>(store, &mut state, obs);
     if let Stop::Precise = stop {
         stop = run::<O, true>(store, &mut state, obs);
     }
     match stop {
-        Stop::Done => Ok(ty.results().iter().enumerate().map(|(i, t)| Value::from_slot(*t, store.stack[i])).collect()),
+        Stop::Done => Ok(ty
+            .results()
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Value::from_slot(*t, store.stack[i]))
+            .collect()),
         Stop::Trap(kind) => {
             let offset = trap_offset(store, &state);
             Err(ExecError::Trap(Trap { kind, offset }))
@@ -146,24 +180,49 @@ pub(crate) fn invoke<O: Observer>(store: &mut Store, f: Func, args: &[Value], ob
 
 fn trap_offset(store: &Store, state: &State) -> u32 {
     let (_, body) = body_of(&store.instances, store.funcs[state.func as usize].kind);
-    body.idx.get(state.pc).and_then(|&i| body.instr_offsets.get(i as usize)).copied().unwrap_or(0)
+    body.idx
+        .get(state.pc)
+        .and_then(|&i| body.instr_offsets.get(i as usize))
+        .copied()
+        .unwrap_or(0)
 }
 
 #[inline(always)]
 fn ea(addr: u128, offset: u32, width: u64, len: usize) -> Option<usize> {
     let ea = addr as u32 as u64 + offset as u64;
-    if ea + width > len as u64 { None } else { Some(ea as usize) }
+    if ea + width > len as u64 {
+        None
+    } else {
+        Some(ea as usize)
+    }
 }
 
 #[inline(always)]
 fn lane_mask(width: u32) -> u128 {
-    if width >= 16 { u128::MAX } else { (1u128 << (width * 8)) - 1 }
+    if width >= 16 {
+        u128::MAX
+    } else {
+        (1u128 << (width * 8)) - 1
+    }
 }
 
 /// The loop. `P`: precise budget mode.
 #[allow(clippy::too_many_lines)]
 fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut O) -> Stop {
-    let Store { limits, funcs, host_funcs, tables, memories, globals, instances, segments, counters, instruction_limit, stack, .. } = store;
+    let Store {
+        limits,
+        funcs,
+        host_funcs,
+        tables,
+        memories,
+        globals,
+        instances,
+        segments,
+        counters,
+        instruction_limit,
+        stack,
+        ..
+    } = store;
     let limit = *instruction_limit;
     let max_frames = limits.max_frames as usize;
     let max_stack = limits.max_value_stack as usize;
@@ -212,7 +271,12 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             let next = block_first as u64 + (limit - block_base);
             counters.instructions = limit;
             save!();
-            return Stop::Exhausted(body.instr_offsets.get(next as usize).copied().unwrap_or(body.end_offset));
+            return Stop::Exhausted(
+                body.instr_offsets
+                    .get(next as usize)
+                    .copied()
+                    .unwrap_or(body.end_offset),
+            );
         }};
     }
     // Switches to the function `$f` (a store function index) with frame pointer `$fp`.
@@ -239,7 +303,11 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                         stack.resize(top.max(stack.len() * 2).min(max_stack), 0);
                     }
                     stack[new_fp + cb.num_params as usize..new_fp + cb.num_locals as usize].fill(0);
-                    st.frames.push(Frame { func: st.func, pc: pc as u32 + 1, fp: fp as u32 });
+                    st.frames.push(Frame {
+                        func: st.func,
+                        pc: pc as u32 + 1,
+                        fp: fp as u32,
+                    });
                     st.func = callee;
                     if !core::ptr::eq(ci, inst) {
                         inst = ci;
@@ -256,9 +324,14 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                     counters.indirect_calls += $indirect as u64;
                     obs.call($indirect);
                     let ty = &funcs[callee as usize].ty;
-                    let args: Vec<Value> =
-                        ty.params().iter().enumerate().map(|(i, t)| Value::from_slot(*t, stack[new_fp + i])).collect();
-                    let mut results: Vec<Value> = ty.results().iter().map(|t| Value::default_of(*t)).collect();
+                    let args: Vec<Value> = ty
+                        .params()
+                        .iter()
+                        .enumerate()
+                        .map(|(i, t)| Value::from_slot(*t, stack[new_fp + i]))
+                        .collect();
+                    let mut results: Vec<Value> =
+                        ty.results().iter().map(|t| Value::default_of(*t)).collect();
                     let mut caller = Caller {
                         memory: &mut mem.data,
                         globals: &globals[..],
@@ -454,10 +527,17 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             Op::Call { func, args } => {
                 enter!(inst.funcs[func as usize], args, false);
             }
-            Op::CallIndirect { ty, table, index, args } => {
+            Op::CallIndirect {
+                ty,
+                table,
+                index,
+                args,
+            } => {
                 let i = get!(u32, index) as usize;
                 let tab = &tables[inst.tables[table as usize] as usize];
-                let Some(&e) = tab.elems.get(i) else { trap!(TrapKind::UndefinedElement) };
+                let Some(&e) = tab.elems.get(i) else {
+                    trap!(TrapKind::UndefinedElement)
+                };
                 if e == 0 {
                     trap!(TrapKind::UninitializedElement);
                 }
@@ -472,7 +552,9 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             Op::Const64 { dst, lo, hi } => r!(dst) = ((hi as u64) << 32 | lo as u64) as u128,
             Op::ConstV128 { dst, idx } => r!(dst) = body.v128s[idx as usize],
             Op::Select { dst, a, b, c } => r!(dst) = if get!(u32, c) != 0 { r!(a) } else { r!(b) },
-            Op::GlobalGet { dst, global } => r!(dst) = globals[inst.globals[global as usize] as usize],
+            Op::GlobalGet { dst, global } => {
+                r!(dst) = globals[inst.globals[global as usize] as usize]
+            }
             Op::GlobalSet { global, src } => {
                 let v = r!(src);
                 globals[inst.globals[global as usize] as usize] = v;
@@ -481,7 +563,12 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 }
             }
             Op::RefFunc { dst, func } => r!(dst) = inst.funcs[func as usize] as u128 + 1,
-            Op::Load { kind, dst, addr, offset } => {
+            Op::Load {
+                kind,
+                dst,
+                addr,
+                offset,
+            } => {
                 let w = kind.width();
                 let a = load!(addr, offset, w);
                 let d = &mem.data[a..a + w as usize];
@@ -493,25 +580,44 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                     LoadKind::S16x32 => i16::from_le_bytes([d[0], d[1]]) as i32 as u32 as u128,
                     LoadKind::S16x64 => i16::from_le_bytes([d[0], d[1]]) as i64 as u64 as u128,
                     LoadKind::U32 => u32::from_le_bytes([d[0], d[1], d[2], d[3]]) as u128,
-                    LoadKind::S32x64 => i32::from_le_bytes([d[0], d[1], d[2], d[3]]) as i64 as u64 as u128,
+                    LoadKind::S32x64 => {
+                        i32::from_le_bytes([d[0], d[1], d[2], d[3]]) as i64 as u64 as u128
+                    }
                     LoadKind::U64 => u64::from_le_bytes(d[..8].try_into().unwrap()) as u128,
                     LoadKind::V128 => u128::from_le_bytes(d[..16].try_into().unwrap()),
                 };
             }
-            Op::Store { width, addr, value, offset } => {
+            Op::Store {
+                width,
+                addr,
+                value,
+                offset,
+            } => {
                 let v = r!(value);
                 let a = store_at!(addr, offset, width);
                 let w = width as usize;
                 mem.data[a..a + w].copy_from_slice(&v.to_le_bytes()[..w]);
             }
-            Op::SimdLoad { kind, dst, addr, offset } => {
+            Op::SimdLoad {
+                kind,
+                dst,
+                addr,
+                offset,
+            } => {
                 let w = kind.width();
                 let a = load!(addr, offset, w);
                 let mut raw = [0u8; 8];
                 raw[..w as usize].copy_from_slice(&mem.data[a..a + w as usize]);
                 r!(dst) = simd::load_transform(kind, u64::from_le_bytes(raw));
             }
-            Op::LoadLane { width, lane, dst, addr, offset, vec } => {
+            Op::LoadLane {
+                width,
+                lane,
+                dst,
+                addr,
+                offset,
+                vec,
+            } => {
                 let v = r!(vec);
                 let a = load!(addr, offset, width);
                 let mut raw = [0u8; 16];
@@ -521,7 +627,13 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 let mask = lane_mask(width as u32) << shift;
                 r!(dst) = (v & !mask) | (x << shift);
             }
-            Op::StoreLane { width, lane, addr, vec, offset } => {
+            Op::StoreLane {
+                width,
+                lane,
+                addr,
+                vec,
+                offset,
+            } => {
                 let v = r!(vec);
                 let a = store_at!(addr, offset, width);
                 let shift = lane as u32 * width as u32 * 8;
@@ -540,7 +652,11 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 };
             }
             Op::MemoryCopy { dst, src, len } => {
-                let (d, s, n) = (get!(u32, dst) as u64, get!(u32, src) as u64, get!(u32, len) as u64);
+                let (d, s, n) = (
+                    get!(u32, dst) as u64,
+                    get!(u32, src) as u64,
+                    get!(u32, len) as u64,
+                );
                 let size = mem.data.len() as u64;
                 if s + n > size || d + n > size {
                     trap!(TrapKind::MemoryOutOfBounds);
@@ -551,11 +667,16 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                     if O::ENABLED {
                         obs.copy(d, s, n, exact!());
                     }
-                    mem.data.copy_within(s as usize..(s + n) as usize, d as usize);
+                    mem.data
+                        .copy_within(s as usize..(s + n) as usize, d as usize);
                 }
             }
             Op::MemoryFill { dst, value, len } => {
-                let (d, v, n) = (get!(u32, dst) as u64, get!(u32, value) as u8, get!(u32, len) as u64);
+                let (d, v, n) = (
+                    get!(u32, dst) as u64,
+                    get!(u32, value) as u8,
+                    get!(u32, len) as u64,
+                );
                 if d + n > mem.data.len() as u64 {
                     trap!(TrapKind::MemoryOutOfBounds);
                 }
@@ -568,13 +689,20 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 }
             }
             Op::MemoryInit { seg, dst, src, len } => {
-                let (d, s, n) = (get!(u32, dst) as u64, get!(u32, src) as u64, get!(u32, len) as u64);
+                let (d, s, n) = (
+                    get!(u32, dst) as u64,
+                    get!(u32, src) as u64,
+                    get!(u32, len) as u64,
+                );
                 let iidx = match funcs[st.func as usize].kind {
                     FuncKind::Wasm { instance, .. } => instance as usize,
                     FuncKind::Host { .. } => unreachable!(),
                 };
-                let data: &[u8] =
-                    if segments[iidx].datas_dropped[seg as usize] { &[] } else { &inst.module.datas[seg as usize].bytes };
+                let data: &[u8] = if segments[iidx].datas_dropped[seg as usize] {
+                    &[]
+                } else {
+                    &inst.module.datas[seg as usize].bytes
+                };
                 if s + n > data.len() as u64 || d + n > mem.data.len() as u64 {
                     trap!(TrapKind::MemoryOutOfBounds);
                 }
@@ -583,7 +711,8 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                     if O::ENABLED {
                         obs.fill(d, n, exact!());
                     }
-                    mem.data[d as usize..(d + n) as usize].copy_from_slice(&data[s as usize..(s + n) as usize]);
+                    mem.data[d as usize..(d + n) as usize]
+                        .copy_from_slice(&data[s as usize..(s + n) as usize]);
                 }
             }
             Op::DataDrop { seg } => {
@@ -597,7 +726,11 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                     None => trap!(TrapKind::TableOutOfBounds),
                 }
             }
-            Op::TableSet { table, index, value } => {
+            Op::TableSet {
+                table,
+                index,
+                value,
+            } => {
                 let v = r!(value) as u64;
                 let tab = &mut tables[inst.tables[table as usize] as usize];
                 match tab.elems.get_mut(get!(u32, index) as usize) {
@@ -605,8 +738,15 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                     None => trap!(TrapKind::TableOutOfBounds),
                 }
             }
-            Op::TableSize { table, dst } => r!(dst) = tables[inst.tables[table as usize] as usize].elems.len() as u128,
-            Op::TableGrow { table, dst, init, delta } => {
+            Op::TableSize { table, dst } => {
+                r!(dst) = tables[inst.tables[table as usize] as usize].elems.len() as u128
+            }
+            Op::TableGrow {
+                table,
+                dst,
+                init,
+                delta,
+            } => {
                 let (v, d) = (r!(init) as u64, get!(u32, delta) as u64);
                 let tab = &mut tables[inst.tables[table as usize] as usize];
                 let old = tab.elems.len() as u64;
@@ -617,8 +757,17 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                     old as u128
                 };
             }
-            Op::TableFill { table, index, value, len } => {
-                let (i, v, n) = (get!(u32, index) as u64, r!(value) as u64, get!(u32, len) as u64);
+            Op::TableFill {
+                table,
+                index,
+                value,
+                len,
+            } => {
+                let (i, v, n) = (
+                    get!(u32, index) as u64,
+                    r!(value) as u64,
+                    get!(u32, len) as u64,
+                );
                 let tab = &mut tables[inst.tables[table as usize] as usize];
                 if i + n > tab.elems.len() as u64 {
                     trap!(TrapKind::TableOutOfBounds);
@@ -627,8 +776,15 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             }
             Op::TableCopy { pair, args } => {
                 let (dt, t2) = body.pairs[pair as usize];
-                let (d, s, n) = (get!(u32, args) as u64, get!(u32, args + 1) as u64, get!(u32, args + 2) as u64);
-                let (da, sa) = (inst.tables[dt as usize] as usize, inst.tables[t2 as usize] as usize);
+                let (d, s, n) = (
+                    get!(u32, args) as u64,
+                    get!(u32, args + 1) as u64,
+                    get!(u32, args + 2) as u64,
+                );
+                let (da, sa) = (
+                    inst.tables[dt as usize] as usize,
+                    inst.tables[t2 as usize] as usize,
+                );
                 if s + n > tables[sa].elems.len() as u64 || d + n > tables[da].elems.len() as u64 {
                     trap!(TrapKind::TableOutOfBounds);
                 }
@@ -642,14 +798,19 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             }
             Op::TableInit { pair, args } => {
                 let (t, seg) = body.pairs[pair as usize];
-                let (d, s, n) = (get!(u32, args) as u64, get!(u32, args + 1) as u64, get!(u32, args + 2) as u64);
+                let (d, s, n) = (
+                    get!(u32, args) as u64,
+                    get!(u32, args + 1) as u64,
+                    get!(u32, args + 2) as u64,
+                );
                 let iidx = instance_index(funcs[st.func as usize].kind);
                 let items = &segments[iidx].elems[seg as usize];
                 let tab = &mut tables[inst.tables[t as usize] as usize];
                 if s + n > items.len() as u64 || d + n > tab.elems.len() as u64 {
                     trap!(TrapKind::TableOutOfBounds);
                 }
-                tab.elems[d as usize..(d + n) as usize].copy_from_slice(&items[s as usize..(s + n) as usize]);
+                tab.elems[d as usize..(d + n) as usize]
+                    .copy_from_slice(&items[s as usize..(s + n) as usize]);
             }
             Op::ElemDrop { seg } => {
                 let iidx = instance_index(funcs[st.func as usize].kind);
@@ -657,18 +818,32 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             }
             Op::SimdUnary { op, dst, a } => r!(dst) = simd::unary(op, r!(a)),
             Op::SimdBinary { op, dst, a, b } => r!(dst) = simd::binary(op, r!(a), r!(b)),
-            Op::SimdTernary { op, dst, a, b, c } => r!(dst) = simd::ternary(op, r!(a), r!(b), r!(c)),
+            Op::SimdTernary { op, dst, a, b, c } => {
+                r!(dst) = simd::ternary(op, r!(a), r!(b), r!(c))
+            }
             Op::SimdShift { op, dst, a, b } => r!(dst) = simd::shift(op, r!(a), get!(u32, b)),
             Op::SimdTest { op, dst, a } => r!(dst) = simd::test(op, r!(a)) as u128,
             Op::SimdSplat { op, dst, a } => r!(dst) = simd::splat(op, r!(a) as u64),
-            Op::SimdExtract { op, lane, dst, a } => r!(dst) = simd::extract_lane(op, r!(a), lane) as u128,
-            Op::SimdReplace { op, lane, dst, a, b } => r!(dst) = simd::replace_lane(op, r!(a), r!(b) as u64, lane),
+            Op::SimdExtract { op, lane, dst, a } => {
+                r!(dst) = simd::extract_lane(op, r!(a), lane) as u128
+            }
+            Op::SimdReplace {
+                op,
+                lane,
+                dst,
+                a,
+                b,
+            } => r!(dst) = simd::replace_lane(op, r!(a), r!(b) as u64, lane),
             Op::Shuffle { dst, a, b, idx } => {
                 let (x, y) = (r!(a).to_le_bytes(), r!(b).to_le_bytes());
                 let lanes = &body.shuffles[idx as usize];
                 let mut out = [0u8; 16];
                 for (o, &l) in out.iter_mut().zip(lanes) {
-                    *o = if l < 16 { x[l as usize] } else { y[(l - 16) as usize] };
+                    *o = if l < 16 {
+                        x[l as usize]
+                    } else {
+                        y[(l - 16) as usize]
+                    };
                 }
                 r!(dst) = u128::from_le_bytes(out);
             }

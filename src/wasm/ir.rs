@@ -11,7 +11,10 @@
 //! inside the run (`cum`), so the exact count is known at a trap, at a write (for observers) and
 //! at the exact point where the budget runs out (`spec/interpreter.md` C.6, C.7).
 
-use super::simd::{SimdBinary, SimdExtract, SimdLoad, SimdReplace, SimdShift, SimdSplat, SimdTernary, SimdTest, SimdUnary};
+use super::simd::{
+    SimdBinary, SimdExtract, SimdLoad, SimdReplace, SimdShift, SimdSplat, SimdTernary, SimdTest,
+    SimdUnary,
+};
 
 /// A frame-relative slot index.
 pub(crate) type Slot = u32;
@@ -282,7 +285,12 @@ pub(crate) enum Op {
     /// `call` of the module's function `func`; arguments start at slot `args`.
     Call { func: u32, args: Slot },
     /// `call_indirect` through `table` with expected type `ty`.
-    CallIndirect { ty: u32, table: u32, index: Slot, args: Slot },
+    CallIndirect {
+        ty: u32,
+        table: u32,
+        index: Slot,
+        args: Slot,
+    },
 
     // ---- moves and constants ----------------------------------------------------------------
     /// `dst = src` (`local.set`, `local.tee`, moving a `local.get` into the operand stack).
@@ -294,7 +302,12 @@ pub(crate) enum Op {
     /// `v128.const`: `v128s[idx]`.
     ConstV128 { dst: Slot, idx: u32 },
     /// `select` and typed `select`: `dst = if c != 0 { a } else { b }`.
-    Select { dst: Slot, a: Slot, b: Slot, c: Slot },
+    Select {
+        dst: Slot,
+        a: Slot,
+        b: Slot,
+        c: Slot,
+    },
     /// `global.get` of the instance's global `global`.
     GlobalGet { dst: Slot, global: u32 },
     /// `global.set`.
@@ -304,15 +317,43 @@ pub(crate) enum Op {
 
     // ---- memory -----------------------------------------------------------------------------
     /// Every scalar and `v128` load.
-    Load { kind: LoadKind, dst: Slot, addr: Slot, offset: u32 },
+    Load {
+        kind: LoadKind,
+        dst: Slot,
+        addr: Slot,
+        offset: u32,
+    },
     /// Every store of `width` bytes (1, 2, 4, 8, 16): the low bytes of `value`.
-    Store { width: u8, addr: Slot, value: Slot, offset: u32 },
+    Store {
+        width: u8,
+        addr: Slot,
+        value: Slot,
+        offset: u32,
+    },
     /// SIMD loads with a transform (extend, splat, zero).
-    SimdLoad { kind: SimdLoad, dst: Slot, addr: Slot, offset: u32 },
+    SimdLoad {
+        kind: SimdLoad,
+        dst: Slot,
+        addr: Slot,
+        offset: u32,
+    },
     /// `v128.loadN_lane`: `width` bytes into lane `lane` of `vec`.
-    LoadLane { width: u8, lane: u8, dst: Slot, addr: Slot, offset: u32, vec: Slot },
+    LoadLane {
+        width: u8,
+        lane: u8,
+        dst: Slot,
+        addr: Slot,
+        offset: u32,
+        vec: Slot,
+    },
     /// `v128.storeN_lane`.
-    StoreLane { width: u8, lane: u8, addr: Slot, vec: Slot, offset: u32 },
+    StoreLane {
+        width: u8,
+        lane: u8,
+        addr: Slot,
+        vec: Slot,
+        offset: u32,
+    },
     /// `memory.size`.
     MemorySize { dst: Slot },
     /// `memory.grow`.
@@ -322,7 +363,12 @@ pub(crate) enum Op {
     /// `memory.fill`.
     MemoryFill { dst: Slot, value: Slot, len: Slot },
     /// `memory.init` of data segment `seg`.
-    MemoryInit { seg: u32, dst: Slot, src: Slot, len: Slot },
+    MemoryInit {
+        seg: u32,
+        dst: Slot,
+        src: Slot,
+        len: Slot,
+    },
     /// `data.drop`.
     DataDrop { seg: u32 },
 
@@ -330,13 +376,27 @@ pub(crate) enum Op {
     /// `table.get`.
     TableGet { table: u32, dst: Slot, index: Slot },
     /// `table.set`.
-    TableSet { table: u32, index: Slot, value: Slot },
+    TableSet {
+        table: u32,
+        index: Slot,
+        value: Slot,
+    },
     /// `table.size`.
     TableSize { table: u32, dst: Slot },
     /// `table.grow`: `dst` also holds the init value on entry.
-    TableGrow { table: u32, dst: Slot, init: Slot, delta: Slot },
+    TableGrow {
+        table: u32,
+        dst: Slot,
+        init: Slot,
+        delta: Slot,
+    },
     /// `table.fill`.
-    TableFill { table: u32, index: Slot, value: Slot, len: Slot },
+    TableFill {
+        table: u32,
+        index: Slot,
+        value: Slot,
+        len: Slot,
+    },
     /// `table.copy`: tables in `pairs[pair]` = (destination, source); operands start at `args`
     /// (dst, src, len).
     TableCopy { pair: u32, args: Slot },
@@ -349,21 +409,53 @@ pub(crate) enum Op {
     /// v128 -> v128.
     SimdUnary { op: SimdUnary, dst: Slot, a: Slot },
     /// v128 v128 -> v128.
-    SimdBinary { op: SimdBinary, dst: Slot, a: Slot, b: Slot },
+    SimdBinary {
+        op: SimdBinary,
+        dst: Slot,
+        a: Slot,
+        b: Slot,
+    },
     /// v128 v128 v128 -> v128.
-    SimdTernary { op: SimdTernary, dst: Slot, a: Slot, b: Slot, c: Slot },
+    SimdTernary {
+        op: SimdTernary,
+        dst: Slot,
+        a: Slot,
+        b: Slot,
+        c: Slot,
+    },
     /// v128 i32 -> v128.
-    SimdShift { op: SimdShift, dst: Slot, a: Slot, b: Slot },
+    SimdShift {
+        op: SimdShift,
+        dst: Slot,
+        a: Slot,
+        b: Slot,
+    },
     /// v128 -> i32.
     SimdTest { op: SimdTest, dst: Slot, a: Slot },
     /// scalar -> v128.
     SimdSplat { op: SimdSplat, dst: Slot, a: Slot },
     /// v128 -> scalar.
-    SimdExtract { op: SimdExtract, lane: u8, dst: Slot, a: Slot },
+    SimdExtract {
+        op: SimdExtract,
+        lane: u8,
+        dst: Slot,
+        a: Slot,
+    },
     /// v128 scalar -> v128.
-    SimdReplace { op: SimdReplace, lane: u8, dst: Slot, a: Slot, b: Slot },
+    SimdReplace {
+        op: SimdReplace,
+        lane: u8,
+        dst: Slot,
+        a: Slot,
+        b: Slot,
+    },
     /// `i8x16.shuffle` with lanes `shuffles[idx]`.
-    Shuffle { dst: Slot, a: Slot, b: Slot, idx: u32 },
+    Shuffle {
+        dst: Slot,
+        a: Slot,
+        b: Slot,
+        idx: u32,
+    },
 
     // ---- pure scalar operations (generated) ---------------------------------------------------
     /// A pure unary operation.
@@ -371,9 +463,19 @@ pub(crate) enum Op {
     /// A unary operation that may trap.
     TrapUnop { op: TrapUnop, dst: Slot, a: Slot },
     /// A pure binary operation.
-    Binop { op: Binop, dst: Slot, a: Slot, b: Slot },
+    Binop {
+        op: Binop,
+        dst: Slot,
+        a: Slot,
+        b: Slot,
+    },
     /// A binary operation that may trap.
-    TrapBinop { op: TrapBinop, dst: Slot, a: Slot, b: Slot },
+    TrapBinop {
+        op: TrapBinop,
+        dst: Slot,
+        a: Slot,
+        b: Slot,
+    },
 }
 
 macro_rules! define_kind_enum {

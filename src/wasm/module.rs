@@ -1,9 +1,9 @@
 //! Loading a module: decode and fully validate with `wasmparser` (WebAssembly 2.0 features),
 //! record its sections, and translate each function body once ([`super::translate`]).
 
+use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use alloc::format;
 
 use wasmparser::{
     DataKind, ElementItems, ElementKind, ExternalKind, FuncType, GlobalType, MemoryType, Operator,
@@ -190,7 +190,11 @@ impl Module {
         let mut validator = Validator::new_with_features(WasmFeatures::WASM2);
         let mut m = Module::default();
         let mut allocs = wasmparser::FuncValidatorAllocations::default();
-        for payload in Parser::new(0).parse_all(bytes) {
+        // The decoder must also use 2.0's features: with all features (its default) it reads
+        // memory limits as 64-bit LEBs and `memory.size`/`memory.grow`'s zero byte as an index.
+        let mut parser = Parser::new(0);
+        parser.set_features(WasmFeatures::WASM2);
+        for payload in parser.parse_all(bytes) {
             let payload = payload.map_err(LoadError::invalid)?;
             let valid = validator.payload(&payload).map_err(LoadError::invalid)?;
             match payload {
@@ -225,10 +229,17 @@ impl Module {
                                 ImportType::Global(t)
                             }
                             TypeRef::Tag(_) => {
-                                return Err(LoadError::limit(offset as usize, "tags are not supported".into()));
+                                return Err(LoadError::limit(
+                                    offset as usize,
+                                    "tags are not supported".into(),
+                                ));
                             }
                         };
-                        m.imports.push(Import { module: import.module.into(), name: import.name.into(), ty });
+                        m.imports.push(Import {
+                            module: import.module.into(),
+                            name: import.name.into(),
+                            ty,
+                        });
                     }
                 }
                 Payload::FunctionSection(reader) => {
@@ -279,7 +290,11 @@ impl Module {
                 Payload::ExportSection(reader) => {
                     for e in reader {
                         let e = e.map_err(LoadError::invalid)?;
-                        m.exports.push(Export { name: e.name.into(), kind: e.kind, index: e.index });
+                        m.exports.push(Export {
+                            name: e.name.into(),
+                            kind: e.kind,
+                            index: e.index,
+                        });
                     }
                 }
                 Payload::StartSection { func, .. } => m.start = Some(func),
@@ -289,7 +304,10 @@ impl Module {
                         let mode = match e.kind {
                             ElementKind::Passive => SegmentMode::Passive,
                             ElementKind::Declared => SegmentMode::Declared,
-                            ElementKind::Active { table_index, offset_expr } => SegmentMode::Active {
+                            ElementKind::Active {
+                                table_index,
+                                offset_expr,
+                            } => SegmentMode::Active {
                                 index: table_index.unwrap_or(0),
                                 offset: ConstExpr::parse(&offset_expr)?,
                             },
@@ -315,13 +333,20 @@ impl Module {
                         let d = d.map_err(LoadError::invalid)?;
                         let mode = match d.kind {
                             DataKind::Passive => SegmentMode::Passive,
-                            DataKind::Active { memory_index, offset_expr } => SegmentMode::Active {
+                            DataKind::Active {
+                                memory_index,
+                                offset_expr,
+                            } => SegmentMode::Active {
                                 index: memory_index,
                                 offset: ConstExpr::parse(&offset_expr)?,
                             },
                         };
                         let module_offset = d.range.end as usize - d.data.len();
-                        m.datas.push(DataSegment { mode, bytes: d.data.to_vec(), module_offset });
+                        m.datas.push(DataSegment {
+                            mode,
+                            bytes: d.data.to_vec(),
+                            module_offset,
+                        });
                     }
                 }
                 Payload::CodeSectionEntry(body) => {
@@ -352,7 +377,9 @@ impl Module {
 
     /// The type of function `index` (imported functions first).
     pub fn func_type(&self, index: u32) -> Option<&FuncType> {
-        self.func_types.get(index as usize).map(|&t| &self.types[t as usize])
+        self.func_types
+            .get(index as usize)
+            .map(|&t| &self.types[t as usize])
     }
 
     /// The module's type `index`.
@@ -375,7 +402,9 @@ impl Module {
 
     /// The translated body of the defined function `index` (imported functions have none).
     pub(crate) fn body(&self, index: u32) -> Option<&CompiledFunc> {
-        index.checked_sub(self.num_imported_funcs).and_then(|i| self.funcs.get(i as usize))
+        index
+            .checked_sub(self.num_imported_funcs)
+            .and_then(|i| self.funcs.get(i as usize))
     }
 
     /// The module's defined memories.
@@ -397,5 +426,9 @@ pub(crate) fn is_ref(t: ValType) -> bool {
 
 #[allow(dead_code)]
 pub(crate) fn ref_type_name(t: RefType) -> String {
-    if t.is_func_ref() { "funcref".to_string() } else { "externref".to_string() }
+    if t.is_func_ref() {
+        "funcref".to_string()
+    } else {
+        "externref".to_string()
+    }
 }

@@ -94,7 +94,8 @@ pub(crate) fn translate_function(
     for _ in 0..locals.get_count() {
         let offset = locals.original_position();
         let (count, vt) = locals.read().map_err(LoadError::invalid)?;
-        fv.define_locals(offset, count, vt).map_err(LoadError::invalid)?;
+        fv.define_locals(offset, count, vt)
+            .map_err(LoadError::invalid)?;
         num_locals += count as u64;
         if num_locals > limits.max_value_stack as u64 {
             return Err(LoadError::limit(
@@ -140,7 +141,10 @@ pub(crate) fn translate_function(
         t.f.instr_offsets.push(offset as u32);
         t.op(op, offset as usize)?;
         if t.max_height as u64 + t.f.num_locals as u64 > limits.max_value_stack as u64 {
-            return Err(LoadError::limit(offset, "operand stack deeper than the value stack limit".into()));
+            return Err(LoadError::limit(
+                offset,
+                "operand stack deeper than the value stack limit".into(),
+            ));
         }
     }
     reader.finish().map_err(LoadError::invalid)?;
@@ -276,12 +280,31 @@ impl<'m> Translator<'m> {
     fn push_ctrl(&mut self, kind: CtrlKind, bt: BlockType, loop_pc: u32) {
         let (params, results) = self.block_arity(bt);
         let dead = !self.reachable;
-        let base = if dead { self.height() } else { self.height() - params };
-        self.ctrls.push(Ctrl { kind, base, params, results, loop_pc, patches: Vec::new(), if_jump: None, dead });
+        let base = if dead {
+            self.height()
+        } else {
+            self.height() - params
+        };
+        self.ctrls.push(Ctrl {
+            kind,
+            base,
+            params,
+            results,
+            loop_pc,
+            patches: Vec::new(),
+            if_jump: None,
+            dead,
+        });
     }
 
     fn reset_stack(&mut self, height: u32) {
         self.stack.truncate(height as usize);
+        // At a label (or an else-arm) the values are in their canonical slots: an alias left
+        // by unreachable code (e.g. `local.get` before a `br`) must not survive. Entries below
+        // the block's base are temporaries already (materialised when it opened).
+        for o in &mut self.stack {
+            *o = Opnd::Temp;
+        }
         while self.height() < height {
             self.push();
         }
@@ -298,10 +321,23 @@ impl<'m> Translator<'m> {
             CtrlKind::Loop => (TargetKind::Loop, c.params, c.loop_pc),
             _ => (TargetKind::Block, c.results, u32::MAX),
         };
-        let dst = if kind == TargetKind::Return { 0 } else { self.temp_slot(c.base) };
+        let dst = if kind == TargetKind::Return {
+            0
+        } else {
+            self.temp_slot(c.base)
+        };
         self.materialize_top(arity);
         let src = self.temp_slot(self.height() - arity);
-        (ci, BranchTarget { pc, kind, src, dst, n: arity })
+        (
+            ci,
+            BranchTarget {
+                pc,
+                kind,
+                src,
+                dst,
+                n: arity,
+            },
+        )
     }
 
     fn add_patch(&mut self, ci: usize, p: Patch) {
@@ -361,7 +397,10 @@ impl<'m> Translator<'m> {
         for p in patches {
             match *p {
                 Patch::Op(i) => match &mut self.f.code[i] {
-                    Op::Br { pc: t } | Op::BrIf { pc: t, .. } | Op::Jump { pc: t } | Op::JumpIfZero { pc: t, .. } => *t = pc,
+                    Op::Br { pc: t }
+                    | Op::BrIf { pc: t, .. }
+                    | Op::Jump { pc: t }
+                    | Op::JumpIfZero { pc: t, .. } => *t = pc,
                     other => unreachable!("patching a non-branch {other:?}"),
                 },
                 Patch::Target(i) => self.f.targets[i].pc = pc,
@@ -370,14 +409,20 @@ impl<'m> Translator<'m> {
     }
 
     fn memarg(&self, m: &wasmparser::MemArg, offset: usize) -> Result<u32, LoadError> {
-        u32::try_from(m.offset).map_err(|_| LoadError::limit(offset, "memory offset beyond 32 bits".into()))
+        u32::try_from(m.offset)
+            .map_err(|_| LoadError::limit(offset, "memory offset beyond 32 bits".into()))
     }
 
     fn load(&mut self, kind: LoadKind, m: &wasmparser::MemArg, at: usize) -> Result<(), LoadError> {
         let offset = self.memarg(m, at)?;
         let addr = self.pop();
         let dst = self.push();
-        self.emit(Op::Load { kind, dst, addr, offset });
+        self.emit(Op::Load {
+            kind,
+            dst,
+            addr,
+            offset,
+        });
         Ok(())
     }
 
@@ -385,7 +430,12 @@ impl<'m> Translator<'m> {
         let offset = self.memarg(m, at)?;
         let value = self.pop();
         let addr = self.pop();
-        self.emit(Op::Store { width, addr, value, offset });
+        self.emit(Op::Store {
+            width,
+            addr,
+            value,
+            offset,
+        });
         Ok(())
     }
 
@@ -443,7 +493,9 @@ impl<'m> Translator<'m> {
         // Structure is tracked even in unreachable code; nothing else is translated there.
         if !self.reachable {
             match op {
-                Operator::Block { blockty } | Operator::Loop { blockty } | Operator::If { blockty } => {
+                Operator::Block { blockty }
+                | Operator::Loop { blockty }
+                | Operator::If { blockty } => {
                     self.push_ctrl(CtrlKind::Block, blockty, 0);
                     return Ok(());
                 }
@@ -485,16 +537,31 @@ impl<'m> Translator<'m> {
                 SimdOp::Shift(o) => self.binop(|dst, a, b| Op::SimdShift { op: o, dst, a, b }),
                 SimdOp::Test(o) => self.unop(|dst, a| Op::SimdTest { op: o, dst, a }),
                 SimdOp::Splat(o) => self.unop(|dst, a| Op::SimdSplat { op: o, dst, a }),
-                SimdOp::ExtractLane(o, lane) => self.unop(|dst, a| Op::SimdExtract { op: o, lane, dst, a }),
-                SimdOp::ReplaceLane(o, lane) => {
-                    self.binop(|dst, a, b| Op::SimdReplace { op: o, lane, dst, a, b })
-                }
+                SimdOp::ExtractLane(o, lane) => self.unop(|dst, a| Op::SimdExtract {
+                    op: o,
+                    lane,
+                    dst,
+                    a,
+                }),
+                SimdOp::ReplaceLane(o, lane) => self.binop(|dst, a, b| Op::SimdReplace {
+                    op: o,
+                    lane,
+                    dst,
+                    a,
+                    b,
+                }),
                 SimdOp::Ternary(o) => {
                     let c = self.pop();
                     let b = self.pop();
                     let a = self.pop();
                     let dst = self.push();
-                    self.emit(Op::SimdTernary { op: o, dst, a, b, c });
+                    self.emit(Op::SimdTernary {
+                        op: o,
+                        dst,
+                        a,
+                        b,
+                        c,
+                    });
                 }
             }
             return Ok(());
@@ -504,7 +571,12 @@ impl<'m> Translator<'m> {
             let offset = self.memarg(&m, at)?;
             let addr = self.pop();
             let dst = self.push();
-            self.emit(Op::SimdLoad { kind, dst, addr, offset });
+            self.emit(Op::SimdLoad {
+                kind,
+                dst,
+                addr,
+                offset,
+            });
             return Ok(());
         }
 
@@ -583,7 +655,11 @@ impl<'m> Translator<'m> {
                     let (ci, t) = self.branch_target(d);
                     self.push_target(ci, t);
                 }
-                self.emit(Op::BrTable { index, start, len: depths.len() as u32 });
+                self.emit(Op::BrTable {
+                    index,
+                    start,
+                    len: depths.len() as u32,
+                });
                 self.reachable = false;
                 self.close_block();
             }
@@ -596,13 +672,24 @@ impl<'m> Translator<'m> {
             Operator::Call { function_index } => {
                 let ty = self.module.func_types[function_index as usize];
                 let (args, params) = self.call_args(ty);
-                self.emit(Op::Call { func: function_index, args });
+                self.emit(Op::Call {
+                    func: function_index,
+                    args,
+                });
                 self.finish_call(ty, params);
             }
-            Operator::CallIndirect { type_index, table_index } => {
+            Operator::CallIndirect {
+                type_index,
+                table_index,
+            } => {
                 let index = self.pop();
                 let (args, params) = self.call_args(type_index);
-                self.emit(Op::CallIndirect { ty: type_index, table: table_index, index, args });
+                self.emit(Op::CallIndirect {
+                    ty: type_index,
+                    table: table_index,
+                    index,
+                    args,
+                });
                 self.finish_call(type_index, params);
             }
             Operator::Drop => {
@@ -624,19 +711,29 @@ impl<'m> Translator<'m> {
             Operator::LocalTee { local_index } => self.set_local(local_index, true),
             Operator::GlobalGet { global_index } => {
                 let dst = self.push();
-                self.emit(Op::GlobalGet { dst, global: global_index });
+                self.emit(Op::GlobalGet {
+                    dst,
+                    global: global_index,
+                });
             }
             Operator::GlobalSet { global_index } => {
                 let src = self.pop();
-                self.emit(Op::GlobalSet { global: global_index, src });
+                self.emit(Op::GlobalSet {
+                    global: global_index,
+                    src,
+                });
             }
-            Operator::I32Load { memarg } | Operator::F32Load { memarg } | Operator::I64Load32U { memarg } => {
-                self.load(LoadKind::U32, &memarg, at)?
+            Operator::I32Load { memarg }
+            | Operator::F32Load { memarg }
+            | Operator::I64Load32U { memarg } => self.load(LoadKind::U32, &memarg, at)?,
+            Operator::I64Load { memarg } | Operator::F64Load { memarg } => {
+                self.load(LoadKind::U64, &memarg, at)?
             }
-            Operator::I64Load { memarg } | Operator::F64Load { memarg } => self.load(LoadKind::U64, &memarg, at)?,
             Operator::I32Load8S { memarg } => self.load(LoadKind::S8x32, &memarg, at)?,
             Operator::I64Load8S { memarg } => self.load(LoadKind::S8x64, &memarg, at)?,
-            Operator::I32Load8U { memarg } | Operator::I64Load8U { memarg } => self.load(LoadKind::U8, &memarg, at)?,
+            Operator::I32Load8U { memarg } | Operator::I64Load8U { memarg } => {
+                self.load(LoadKind::U8, &memarg, at)?
+            }
             Operator::I32Load16S { memarg } => self.load(LoadKind::S16x32, &memarg, at)?,
             Operator::I64Load16S { memarg } => self.load(LoadKind::S16x64, &memarg, at)?,
             Operator::I32Load16U { memarg } | Operator::I64Load16U { memarg } => {
@@ -644,12 +741,18 @@ impl<'m> Translator<'m> {
             }
             Operator::I64Load32S { memarg } => self.load(LoadKind::S32x64, &memarg, at)?,
             Operator::V128Load { memarg } => self.load(LoadKind::V128, &memarg, at)?,
-            Operator::I32Store8 { memarg } | Operator::I64Store8 { memarg } => self.store(1, &memarg, at)?,
-            Operator::I32Store16 { memarg } | Operator::I64Store16 { memarg } => self.store(2, &memarg, at)?,
-            Operator::I32Store { memarg } | Operator::F32Store { memarg } | Operator::I64Store32 { memarg } => {
-                self.store(4, &memarg, at)?
+            Operator::I32Store8 { memarg } | Operator::I64Store8 { memarg } => {
+                self.store(1, &memarg, at)?
             }
-            Operator::I64Store { memarg } | Operator::F64Store { memarg } => self.store(8, &memarg, at)?,
+            Operator::I32Store16 { memarg } | Operator::I64Store16 { memarg } => {
+                self.store(2, &memarg, at)?
+            }
+            Operator::I32Store { memarg }
+            | Operator::F32Store { memarg }
+            | Operator::I64Store32 { memarg } => self.store(4, &memarg, at)?,
+            Operator::I64Store { memarg } | Operator::F64Store { memarg } => {
+                self.store(8, &memarg, at)?
+            }
             Operator::V128Store { memarg } => self.store(16, &memarg, at)?,
             Operator::MemorySize { .. } => {
                 let dst = self.push();
@@ -662,21 +765,35 @@ impl<'m> Translator<'m> {
             }
             Operator::I32Const { value } => {
                 let dst = self.push();
-                self.emit(Op::Const32 { dst, value: value as u32 });
+                self.emit(Op::Const32 {
+                    dst,
+                    value: value as u32,
+                });
             }
             Operator::F32Const { value } => {
                 let dst = self.push();
-                self.emit(Op::Const32 { dst, value: value.bits() });
+                self.emit(Op::Const32 {
+                    dst,
+                    value: value.bits(),
+                });
             }
             Operator::I64Const { value } => {
                 let dst = self.push();
                 let v = value as u64;
-                self.emit(Op::Const64 { dst, lo: v as u32, hi: (v >> 32) as u32 });
+                self.emit(Op::Const64 {
+                    dst,
+                    lo: v as u32,
+                    hi: (v >> 32) as u32,
+                });
             }
             Operator::F64Const { value } => {
                 let dst = self.push();
                 let v = value.bits();
-                self.emit(Op::Const64 { dst, lo: v as u32, hi: (v >> 32) as u32 });
+                self.emit(Op::Const64 {
+                    dst,
+                    lo: v as u32,
+                    hi: (v >> 32) as u32,
+                });
             }
             Operator::V128Const { value } => {
                 let dst = self.push();
@@ -690,7 +807,10 @@ impl<'m> Translator<'m> {
             }
             Operator::RefFunc { function_index } => {
                 let dst = self.push();
-                self.emit(Op::RefFunc { dst, func: function_index });
+                self.emit(Op::RefFunc {
+                    dst,
+                    func: function_index,
+                });
             }
             // Bit-identical in the slot encoding: counted, nothing to do.
             Operator::I64ExtendI32U
@@ -714,7 +834,12 @@ impl<'m> Translator<'m> {
                 let len = self.pop();
                 let src = self.pop();
                 let dst = self.pop();
-                self.emit(Op::MemoryInit { seg: data_index, dst, src, len });
+                self.emit(Op::MemoryInit {
+                    seg: data_index,
+                    dst,
+                    src,
+                    len,
+                });
             }
             Operator::DataDrop { data_index } => {
                 self.emit(Op::DataDrop { seg: data_index });
@@ -727,7 +852,11 @@ impl<'m> Translator<'m> {
             Operator::TableSet { table } => {
                 let value = self.pop();
                 let index = self.pop();
-                self.emit(Op::TableSet { table, index, value });
+                self.emit(Op::TableSet {
+                    table,
+                    index,
+                    value,
+                });
             }
             Operator::TableSize { table } => {
                 let dst = self.push();
@@ -737,15 +866,28 @@ impl<'m> Translator<'m> {
                 let delta = self.pop();
                 let init = self.pop();
                 let dst = self.push();
-                self.emit(Op::TableGrow { table, dst, init, delta });
+                self.emit(Op::TableGrow {
+                    table,
+                    dst,
+                    init,
+                    delta,
+                });
             }
             Operator::TableFill { table } => {
                 let len = self.pop();
                 let value = self.pop();
                 let index = self.pop();
-                self.emit(Op::TableFill { table, index, value, len });
+                self.emit(Op::TableFill {
+                    table,
+                    index,
+                    value,
+                    len,
+                });
             }
-            Operator::TableCopy { dst_table, src_table } => {
+            Operator::TableCopy {
+                dst_table,
+                src_table,
+            } => {
                 self.materialize_top(3);
                 let args = self.temp_slot(self.height() - 3);
                 for _ in 0..3 {
@@ -785,31 +927,62 @@ impl<'m> Translator<'m> {
             Operator::V128Store32Lane { memarg, lane } => self.store_lane(4, lane, &memarg, at)?,
             Operator::V128Store64Lane { memarg, lane } => self.store_lane(8, lane, &memarg, at)?,
             other => {
-                return Err(LoadError::limit(at, format!("unsupported operator {other:?}")));
+                return Err(LoadError::limit(
+                    at,
+                    format!("unsupported operator {other:?}"),
+                ));
             }
         }
         Ok(())
     }
 
-    fn load_lane(&mut self, width: u8, lane: u8, m: &wasmparser::MemArg, at: usize) -> Result<(), LoadError> {
+    fn load_lane(
+        &mut self,
+        width: u8,
+        lane: u8,
+        m: &wasmparser::MemArg,
+        at: usize,
+    ) -> Result<(), LoadError> {
         let offset = self.memarg(m, at)?;
         let vec = self.pop();
         let addr = self.pop();
         let dst = self.push();
-        self.emit(Op::LoadLane { width, lane, dst, addr, offset, vec });
+        self.emit(Op::LoadLane {
+            width,
+            lane,
+            dst,
+            addr,
+            offset,
+            vec,
+        });
         Ok(())
     }
 
-    fn store_lane(&mut self, width: u8, lane: u8, m: &wasmparser::MemArg, at: usize) -> Result<(), LoadError> {
+    fn store_lane(
+        &mut self,
+        width: u8,
+        lane: u8,
+        m: &wasmparser::MemArg,
+        at: usize,
+    ) -> Result<(), LoadError> {
         let offset = self.memarg(m, at)?;
         let vec = self.pop();
         let addr = self.pop();
-        self.emit(Op::StoreLane { width, lane, addr, vec, offset });
+        self.emit(Op::StoreLane {
+            width,
+            lane,
+            addr,
+            vec,
+            offset,
+        });
         Ok(())
     }
 
     fn end(&mut self) -> Result<(), LoadError> {
-        let c = self.ctrls.pop().expect("validated: `end` closes an open control");
+        let c = self
+            .ctrls
+            .pop()
+            .expect("validated: `end` closes an open control");
         if c.dead {
             return Ok(());
         }
