@@ -41,7 +41,16 @@ fn instruction_offsets(bytes: &[u8], index: usize) -> Vec<usize> {
     out
 }
 
-fn counters(instructions: u64, calls: u64, indirect: u64, returns: u64, branches: u64, loops: u64, reads: u64, writes: u64) -> Counters {
+fn counters(
+    instructions: u64,
+    calls: u64,
+    indirect: u64,
+    returns: u64,
+    branches: u64,
+    loops: u64,
+    reads: u64,
+    writes: u64,
+) -> Counters {
     Counters {
         instructions,
         calls,
@@ -193,7 +202,9 @@ fn loads_stores_and_trap_counts() {
     assert_eq!(r.unwrap(), vec![Value::I32(255)]);
     assert_eq!(c, counters(9, 0, 0, 1, 0, 0, 1, 2));
     let (r, c) = run(wat, "run", &[Value::I32(65536)]);
-    let Err(ExecError::Trap(t)) = r else { panic!("expected a trap, got {r:?}") };
+    let Err(ExecError::Trap(t)) = r else {
+        panic!("expected a trap, got {r:?}")
+    };
     assert_eq!(t.kind, TrapKind::MemoryOutOfBounds);
     // The trapping load is the 8th instruction: 3 + 3 + local.get + load.
     assert_eq!(c, counters(8, 0, 0, 0, 0, 0, 0, 2));
@@ -211,7 +222,13 @@ fn trap_offset_and_count() {
     let f = store.get_func(inst, "run").unwrap();
     let r = store.call(f, &[]);
     let offsets = instruction_offsets(&bytes, 0);
-    assert_eq!(r, Err(ExecError::Trap(qip_memory::wasm::Trap { kind: TrapKind::IntegerDivideByZero, offset: offsets[2] as u32 })));
+    assert_eq!(
+        r,
+        Err(ExecError::Trap(qip_memory::wasm::Trap {
+            kind: TrapKind::IntegerDivideByZero,
+            offset: offsets[2] as u32
+        }))
+    );
     assert_eq!(store.counters().instructions, 3);
 }
 
@@ -231,7 +248,13 @@ fn budget_exhaustion_is_exact() {
         let r = store.call(f, &[Value::I32(0)]);
         let offsets = instruction_offsets(&bytes, 0);
         // After `loop` (offset[0]) every next instruction is the `br` (offset[1]).
-        assert_eq!(r, Err(ExecError::BudgetExhausted { offset: offsets[1] as u32 }), "budget {budget}");
+        assert_eq!(
+            r,
+            Err(ExecError::BudgetExhausted {
+                offset: offsets[1] as u32
+            }),
+            "budget {budget}"
+        );
         assert_eq!(store.counters().instructions, budget);
         assert_eq!(store.counters().loop_iterations, budget - 1);
     }
@@ -257,7 +280,13 @@ fn budget_boundary() {
         store.reset_counters();
         store.set_budget(Some(budget));
         let r = store.call(f, &[]);
-        assert_eq!(r, Err(ExecError::BudgetExhausted { offset: offsets[budget as usize] as u32 }), "budget {budget}");
+        assert_eq!(
+            r,
+            Err(ExecError::BudgetExhausted {
+                offset: offsets[budget as usize] as u32
+            }),
+            "budget {budget}"
+        );
         assert_eq!(store.counters().instructions, budget);
         // The `return` branch counts once it has executed (budget 4: return ran, end did not).
         assert_eq!(store.counters().branches, u64::from(budget == 4));
@@ -277,7 +306,10 @@ fn shared_budget() {
     let b = store.get_func(inst, "b").unwrap();
     store.call(a, &[]).unwrap();
     assert_eq!(store.remaining_budget(), 3);
-    assert!(matches!(store.call(b, &[]), Err(ExecError::BudgetExhausted { .. })));
+    assert!(matches!(
+        store.call(b, &[]),
+        Err(ExecError::BudgetExhausted { .. })
+    ));
     assert_eq!(store.counters().instructions, 6);
 }
 
@@ -288,16 +320,20 @@ struct Recorder {
 
 impl Observer for Recorder {
     fn load(&mut self, addr: u64, len: u32, instructions: u64) {
-        self.events.push(format!("load {addr}+{len} @{instructions}"));
+        self.events
+            .push(format!("load {addr}+{len} @{instructions}"));
     }
     fn store(&mut self, addr: u64, len: u32, instructions: u64) {
-        self.events.push(format!("store {addr}+{len} @{instructions}"));
+        self.events
+            .push(format!("store {addr}+{len} @{instructions}"));
     }
     fn copy(&mut self, dst: u64, src: u64, len: u64, instructions: u64) {
-        self.events.push(format!("copy {src}->{dst}+{len} @{instructions}"));
+        self.events
+            .push(format!("copy {src}->{dst}+{len} @{instructions}"));
     }
     fn fill(&mut self, dst: u64, len: u64, instructions: u64) {
-        self.events.push(format!("fill {dst}+{len} @{instructions}"));
+        self.events
+            .push(format!("fill {dst}+{len} @{instructions}"));
     }
     fn call(&mut self, indirect: bool) {
         self.events.push(format!("call indirect={indirect}"));
@@ -355,8 +391,14 @@ fn limits_are_clean_errors() {
     let big = wat::parse_str("(module (memory 4000))").unwrap();
     let e = Module::new(&big, &Limits::default()).unwrap_err();
     assert_eq!(e.kind, qip_memory::wasm::LoadErrorKind::Limit);
-    let small = Limits { max_module_bytes: 8, ..Limits::default() };
-    assert_eq!(Module::new(&big, &small).unwrap_err().kind, qip_memory::wasm::LoadErrorKind::Limit);
+    let small = Limits {
+        max_module_bytes: 8,
+        ..Limits::default()
+    };
+    assert_eq!(
+        Module::new(&big, &small).unwrap_err().kind,
+        qip_memory::wasm::LoadErrorKind::Limit
+    );
     let wat = r#"(module (func $r (export "run") call $r))"#;
     let (r, c) = run(wat, "run", &[]);
     assert!(matches!(r, Err(ExecError::Trap(t)) if t.kind == TrapKind::StackOverflow));
@@ -372,7 +414,11 @@ fn invalid_module_offset() {
     let bytes = [0, b'a', b's', b'm', 1, 0, 0, 0, 1, 5, 1];
     let e = Module::new(&bytes, &Limits::default()).unwrap_err();
     assert_eq!(e.kind, qip_memory::wasm::LoadErrorKind::Invalid);
-    assert!(e.offset >= 8 && e.offset <= bytes.len(), "offset {}", e.offset);
+    assert!(
+        e.offset >= 8 && e.offset <= bytes.len(),
+        "offset {}",
+        e.offset
+    );
     let invalid = wat::parse_str("(module (func (result i32) i64.const 1))").unwrap();
     let e = Module::new(&invalid, &Limits::default()).unwrap_err();
     assert!(e.message.contains("type mismatch"), "{}", e.message);

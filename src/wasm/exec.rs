@@ -871,6 +871,15 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 }
                 super::ir::for_each_binop!(ex_binop);
             }
+            Op::BinopImm { op, dst, a, imm } => {
+                let bits = imm as i32 as i64 as u64 as u128;
+                macro_rules! ex_binop_imm {
+                    ($($name:ident ( $ta:ty, $tb:ty ) -> $out:ty = |$x:ident, $y:ident| $e:expr;)*) => {
+                        match op { $( Binop::$name => { let $x = get!($ta, a); let $y = <$tb as Slot>::get(bits); r!(dst) = <$out as Slot>::put($e); } )* }
+                    };
+                }
+                super::ir::for_each_binop!(ex_binop_imm);
+            }
             Op::TrapBinop { op, dst, a, b } => {
                 macro_rules! ex_trap_binop {
                     ($($name:ident ( $ta:ty, $tb:ty ) -> $out:ty = |$x:ident, $y:ident| $e:expr;)*) => {

@@ -251,8 +251,11 @@ pub(crate) enum TargetKind {
     Return,
 }
 
-/// One operation of the internal form. At most 20 bytes (checked below).
+/// One operation of the internal form. At most 20 bytes (checked below). `repr(u8)` gives it
+/// an explicit tag byte: without it the compiler folds the tag into a niche of an inner enum
+/// field, and decoding that costs the dispatch several instructions.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(u8)]
 pub(crate) enum Op {
     // ---- accounting and control -------------------------------------------------------------
     /// Start of a fuel block: charge `n` instructions; `first` is the function-relative index
@@ -469,6 +472,14 @@ pub(crate) enum Op {
         a: Slot,
         b: Slot,
     },
+    /// A pure binary operation whose right operand is a constant: the 32 bits of `imm`
+    /// sign-extended to 64 (so `i32` operations see exactly `imm`).
+    BinopImm {
+        op: Binop,
+        dst: Slot,
+        a: Slot,
+        imm: u32,
+    },
     /// A binary operation that may trap.
     TrapBinop {
         op: TrapBinop,
@@ -507,6 +518,7 @@ impl Op {
             | Op::Load { dst, .. }
             | Op::Unop { dst, .. }
             | Op::Binop { dst, .. }
+            | Op::BinopImm { dst, .. }
             | Op::TrapUnop { dst, .. }
             | Op::TrapBinop { dst, .. }
             | Op::Select { dst, .. }

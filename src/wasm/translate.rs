@@ -25,6 +25,10 @@ enum Opnd {
     Temp,
     /// Still in local `l`'s slot.
     Local(u32),
+    /// An `i32.const`, or an `i64.const` that fits in 32 bits signed, not yet in a slot: the
+    /// value sign-extended from these 32 bits; `true` for an `i64`. Folded into a [`Op::BinopImm`] when it is the
+    /// right operand, else written to its slot when popped.
+    Imm(u32, bool),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,6 +79,21 @@ struct Translator<'m> {
     instr: u32,
     /// Ops emitted since the last label (for retargeting).
     label_pc: usize,
+}
+
+/// The op that writes an immediate to a slot: `i32`s zero-extended (the slot encoding),
+/// `i64`s sign-extended from 32 bits.
+fn imm_const(dst: Slot, v: u32, is64: bool) -> Op {
+    if is64 {
+        let x = v as i32 as i64 as u64;
+        Op::Const64 {
+            dst,
+            lo: x as u32,
+            hi: (x >> 32) as u32,
+        }
+    } else {
+        Op::Const32 { dst, value: v }
+    }
 }
 
 /// Translates the body of function `index` while validating it with `fv`.
@@ -203,10 +222,14 @@ impl<'m> Translator<'m> {
         self.f.num_locals + h
     }
 
-    fn slot_at(&self, h: u32) -> Slot {
+    fn slot_at(&mut self, h: u32) -> Slot {
         match self.stack[h as usize] {
             Opnd::Temp => self.temp_slot(h),
             Opnd::Local(l) => l,
+            Opnd::Imm(..) => {
+                self.materialize(h);
+                self.temp_slot(h)
+            }
         }
     }
 
@@ -217,6 +240,23 @@ impl<'m> Translator<'m> {
         s
     }
 
+    /// Pops an immediate if the top is one.
+    fn pop_imm(&mut self) -> Option<u32> {
+        match self.stack.last() {
+            Some(&Opnd::Imm(v, _)) => {
+                self.stack.pop();
+                Some(v)
+            }
+            _ => None,
+        }
+    }
+
+    fn push_imm(&mut self, v: u32, is64: bool) {
+        let h = self.height();
+        self.stack.push(Opnd::Imm(v, is64));
+        self.max_height = self.max_height.max(h + 1);
+    }
+
     fn push(&mut self) -> Slot {
         let h = self.height();
         self.stack.push(Opnd::Temp);
@@ -225,11 +265,13 @@ impl<'m> Translator<'m> {
     }
 
     fn materialize(&mut self, h: u32) {
-        if let Opnd::Local(l) = self.stack[h as usize] {
-            let dst = self.temp_slot(h);
-            self.emit(Op::Copy { dst, src: l });
-            self.stack[h as usize] = Opnd::Temp;
-        }
+        let dst = self.temp_slot(h);
+        match self.stack[h as usize] {
+            Opnd::Temp => return,
+            Opnd::Local(l) => self.emit(Op::Copy { dst, src: l }),
+            Opnd::Imm(v, is64) => self.emit(imm_const(dst, v, is64)),
+        };
+        self.stack[h as usize] = Opnd::Temp;
     }
 
     fn materialize_top(&mut self, n: u32) {
@@ -259,7 +301,16 @@ impl<'m> Translator<'m> {
         self.emit(make(dst, a));
     }
 
-    fn binop(&mut self, make: impl FnOnce(Slot, Slot, Slot) -> Op) {
+    fn binop(&mut self, make: impl Fn(Slot, Slot, Slot) -> Op + Copy) {
+        if matches!(self.stack.last(), Some(Opnd::Imm(..))) {
+            if let Op::Binop { op, .. } = make(0, 0, 0) {
+                let imm = self.pop_imm().expect("checked above");
+                let a = self.pop();
+                let dst = self.push();
+                self.emit(Op::BinopImm { op, dst, a, imm });
+                return;
+            }
+        }
         let b = self.pop();
         let a = self.pop();
         let dst = self.push();
@@ -463,6 +514,13 @@ impl<'m> Translator<'m> {
     fn set_local(&mut self, l: u32, tee: bool) {
         self.materialize_local(l);
         let h = self.height() - 1;
+        if let Opnd::Imm(v, is64) = self.stack[h as usize] {
+            self.emit(imm_const(l, v, is64));
+            if !tee {
+                self.stack.pop();
+            }
+            return;
+        }
         let top_temp = self.stack[h as usize] == Opnd::Temp;
         let temp = self.temp_slot(h);
         let last = self.f.code.len().wrapping_sub(1);
@@ -776,6 +834,9 @@ impl<'m> Translator<'m> {
                     dst,
                     value: value.bits(),
                 });
+            }
+            Operator::I64Const { value } if i32::try_from(value).is_ok() => {
+                self.push_imm(value as i32 as u32, true)
             }
             Operator::I64Const { value } => {
                 let dst = self.push();
