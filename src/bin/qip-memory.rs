@@ -13,11 +13,7 @@ use clap::{Parser, Subcommand};
 use qip_memory::wasm::{ExecError, Limits, Module, Store, Value};
 
 #[derive(Parser)]
-#[command(
-    name = "qip-memory",
-    version,
-    about = "Memory analyzers for WebAssembly"
-)]
+#[command(name = "qip-memory", version, about = "Memory analyzers for WebAssembly")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -42,9 +38,7 @@ enum Command {
 }
 
 fn parse_arg(s: &str) -> Result<Value, String> {
-    let (ty, v) = s
-        .split_once(':')
-        .ok_or_else(|| format!("argument {s:?} is not TYPE:VALUE"))?;
+    let (ty, v) = s.split_once(':').ok_or_else(|| format!("argument {s:?} is not TYPE:VALUE"))?;
     let bad = || format!("argument {s:?}: {v:?} is not a valid {ty}");
     Ok(match ty {
         "i32" => Value::I32(v.parse::<i64>().map_err(|_| bad())? as i32),
@@ -52,35 +46,24 @@ fn parse_arg(s: &str) -> Result<Value, String> {
         "f32" => Value::F32(v.parse::<f32>().map_err(|_| bad())?.to_bits()),
         "f64" => Value::F64(v.parse::<f64>().map_err(|_| bad())?.to_bits()),
         _ => {
-            return Err(format!(
-                "argument {s:?}: unknown type {ty:?} (i32, i64, f32, f64)"
-            ));
+            return Err(format!("argument {s:?}: unknown type {ty:?} (i32, i64, f32, f64)"));
         }
     })
 }
 
-fn count(
-    wasm: &std::path::Path,
-    invoke: &str,
-    args: &[String],
-    budget: Option<u64>,
-) -> Result<(), String> {
+fn count(wasm: &std::path::Path, invoke: &str, args: &[String], budget: Option<u64>) -> Result<(), String> {
     let bytes = std::fs::read(wasm).map_err(|e| format!("{}: {e}", wasm.display()))?;
     let limits = Limits::default();
     let t0 = Instant::now();
     let module = Module::new(&bytes, &limits).map_err(|e| format!("{}: {e}", wasm.display()))?;
     let load = t0.elapsed();
     let mut store = Store::new(limits);
-    let instance = store
-        .instantiate(Arc::new(module), &[])
-        .map_err(|e| format!("{}: {e}", wasm.display()))?;
+    let instance =
+        store.instantiate(Arc::new(module), &[]).map_err(|e| format!("{}: {e}", wasm.display()))?;
     let func = store
         .get_func(instance, invoke)
         .ok_or_else(|| format!("{}: no exported function {invoke:?}", wasm.display()))?;
-    let args = args
-        .iter()
-        .map(|a| parse_arg(a))
-        .collect::<Result<Vec<_>, _>>()?;
+    let args = args.iter().map(|a| parse_arg(a)).collect::<Result<Vec<_>, _>>()?;
     store.reset_counters();
     store.set_budget(budget);
     let t1 = Instant::now();
@@ -108,12 +91,9 @@ fn count(
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match &cli.command {
-        Command::Count {
-            wasm,
-            invoke,
-            args,
-            instruction_budget,
-        } => count(wasm, invoke, args, *instruction_budget),
+        Command::Count { wasm, invoke, args, instruction_budget } => {
+            count(wasm, invoke, args, *instruction_budget)
+        }
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,

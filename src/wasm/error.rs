@@ -32,20 +32,12 @@ pub enum LoadErrorKind {
 impl LoadError {
     #[cold]
     pub(crate) fn invalid(e: wasmparser::BinaryReaderError) -> Self {
-        LoadError {
-            offset: e.offset() as usize,
-            kind: LoadErrorKind::Invalid,
-            message: e.message().into(),
-        }
+        LoadError { offset: e.offset() as usize, kind: LoadErrorKind::Invalid, message: e.message().into() }
     }
 
     #[cold]
     pub(crate) fn limit(offset: impl TryInto<usize>, message: String) -> Self {
-        LoadError {
-            offset: offset.try_into().unwrap_or(usize::MAX),
-            kind: LoadErrorKind::Limit,
-            message,
-        }
+        LoadError { offset: offset.try_into().unwrap_or(usize::MAX), kind: LoadErrorKind::Limit, message }
     }
 }
 
@@ -151,10 +143,7 @@ impl fmt::Display for ExecError {
         match self {
             ExecError::Trap(t) => write!(f, "trap: {t}"),
             ExecError::BudgetExhausted { offset } => {
-                write!(
-                    f,
-                    "instruction budget exhausted (next instruction at offset 0x{offset:x})"
-                )
+                write!(f, "instruction budget exhausted (next instruction at offset 0x{offset:x})")
             }
             ExecError::Signature(m) => write!(f, "bad call: {m}"),
         }

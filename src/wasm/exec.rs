@@ -12,7 +12,7 @@ use alloc::vec::Vec;
 
 use super::counters::Counters;
 use super::error::{ExecError, Trap, TrapKind};
-use super::ir::{Binop, LoadKind, Op, TargetKind, TrapBinop, TrapUnop, Unop};
+use super::ir::{Binop, FRAME_SLOTS, Op, TargetKind, TrapBinop, TrapUnop, Unop};
 use super::module::CompiledFunc;
 use super::num;
 use super::observe::Observer;
@@ -85,17 +85,11 @@ impl Slot for f64 {
     }
 }
 
-fn body_of<'a>(
-    instances: &'a [InstanceData],
-    kind: FuncKind,
-) -> (&'a InstanceData, &'a CompiledFunc) {
+fn body_of<'a>(instances: &'a [InstanceData], kind: FuncKind) -> (&'a InstanceData, &'a CompiledFunc) {
     match kind {
         FuncKind::Wasm { instance, index } => {
             let inst = &instances[instance as usize];
-            (
-                inst,
-                inst.module.body(index).expect("a Wasm function has a body"),
-            )
+            (inst, inst.module.body(index).expect("a Wasm function has a body"))
         }
         FuncKind::Host { .. } => unreachable!("host functions have no body"),
     }
@@ -108,10 +102,8 @@ pub(crate) fn invoke<O: Observer>(
     args: &[Value],
     obs: &mut O,
 ) -> Result<Vec<Value>, ExecError> {
-    let info = store
-        .funcs
-        .get(f.0 as usize)
-        .ok_or_else(|| ExecError::Signature("no such function".into()))?;
+    let info =
+        store.funcs.get(f.0 as usize).ok_or_else(|| ExecError::Signature("no such function".into()))?;
     let ty = info.ty.clone();
     if args.len() != ty.params().len() || args.iter().zip(ty.params()).any(|(a, t)| a.ty() != *t) {
         return Err(ExecError::Signature(format!(
@@ -124,12 +116,8 @@ pub(crate) fn invoke<O: Observer>(
     if let FuncKind::Host { index } = info.kind {
         let mut results: Vec<Value> = ty.results().iter().map(|t| Value::default_of(*t)).collect();
         let mut empty = Vec::new();
-        let mut caller = Caller {
-            memory: &mut empty,
-            globals: &store.globals,
-            global_addrs: &[],
-            global_types: &[],
-        };
+        let mut caller =
+            Caller { memory: &mut empty, globals: &store.globals, global_addrs: &[], global_types: &[] };
         return match (store.host_funcs[index as usize])(&mut caller, args, &mut results) {
             Ok(()) => Ok(results),
             Err(kind) => Err(ExecError::Trap(Trap { kind, offset: 0 })),
@@ -138,13 +126,13 @@ pub(crate) fn invoke<O: Observer>(
     let (_, body) = body_of(&store.instances, info.kind);
     let need = body.frame_size.max(results_len as u32) as usize;
     if need > store.limits.max_value_stack as usize {
-        return Err(ExecError::Trap(Trap {
-            kind: TrapKind::StackOverflow,
-            offset: 0,
-        }));
+        return Err(ExecError::Trap(Trap { kind: TrapKind::StackOverflow, offset: 0 }));
     }
-    if store.stack.len() < need {
-        store.stack.resize(need, 0);
+    // Every frame is viewed as a fixed-size array of FRAME_SLOTS slots (so that u16 slot
+    // indices need no bounds checks): the stack extends that far past its limit.
+    let len = store.limits.max_value_stack as usize + FRAME_SLOTS;
+    if store.stack.len() < len {
+        store.stack.resize(len, 0);
     }
     store.stack[..body.num_locals as usize].fill(0);
     for (i, a) in args.iter().enumerate() {
@@ -163,12 +151,9 @@ pub(crate) fn invoke<O: Observer>(
         stop = run::<O, true>(store, &mut state, obs);
     }
     match stop {
-        Stop::Done => Ok(ty
-            .results()
-            .iter()
-            .enumerate()
-            .map(|(i, t)| Value::from_slot(*t, store.stack[i]))
-            .collect()),
+        Stop::Done => {
+            Ok(ty.results().iter().enumerate().map(|(i, t)| Value::from_slot(*t, store.stack[i])).collect())
+        }
         Stop::Trap(kind) => {
             let offset = trap_offset(store, &state);
             Err(ExecError::Trap(Trap { kind, offset }))
@@ -180,30 +165,18 @@ pub(crate) fn invoke<O: Observer>(
 
 fn trap_offset(store: &Store, state: &State) -> u32 {
     let (_, body) = body_of(&store.instances, store.funcs[state.func as usize].kind);
-    body.idx
-        .get(state.pc)
-        .and_then(|&i| body.instr_offsets.get(i as usize))
-        .copied()
-        .unwrap_or(0)
+    body.idx.get(state.pc).and_then(|&i| body.instr_offsets.get(i as usize)).copied().unwrap_or(0)
 }
 
 #[inline(always)]
 fn ea(addr: u128, offset: u32, width: u64, len: usize) -> Option<usize> {
     let ea = addr as u32 as u64 + offset as u64;
-    if ea + width > len as u64 {
-        None
-    } else {
-        Some(ea as usize)
-    }
+    if ea + width > len as u64 { None } else { Some(ea as usize) }
 }
 
 #[inline(always)]
 fn lane_mask(width: u32) -> u128 {
-    if width >= 16 {
-        u128::MAX
-    } else {
-        (1u128 << (width * 8)) - 1
-    }
+    if width >= 16 { u128::MAX } else { (1u128 << (width * 8)) - 1 }
 }
 
 /// The loop. `P`: precise budget mode.
@@ -228,6 +201,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
     let max_stack = limits.max_value_stack as usize;
     let counters: &mut Counters = counters;
 
+    let stack: &mut Vec<u128> = stack;
     let (mut inst, mut body) = body_of(instances, funcs[st.func as usize].kind);
     let mut code: &[Op] = &body.code;
     let mut mem: &mut MemoryInst = &mut memories[inst.mem0 as usize];
@@ -236,9 +210,17 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
     let mut block_base = st.block_base;
     let mut block_first = st.block_first;
 
+    // The current frame: FRAME_SLOTS slots from `fp`, re-derived whenever `fp` changes.
+    macro_rules! frame_at {
+        ($fp:expr) => {
+            <&mut [u128; FRAME_SLOTS]>::try_from(&mut stack[$fp..$fp + FRAME_SLOTS])
+                .expect("the stack extends FRAME_SLOTS past its limit")
+        };
+    }
+    let mut frame = frame_at!(fp);
     macro_rules! r {
         ($s:expr) => {
-            stack[fp + $s as usize]
+            frame[$s as usize]
         };
     }
     macro_rules! get {
@@ -272,10 +254,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             counters.instructions = limit;
             save!();
             return Stop::Exhausted(
-                body.instr_offsets
-                    .get(next as usize)
-                    .copied()
-                    .unwrap_or(body.end_offset),
+                body.instr_offsets.get(next as usize).copied().unwrap_or(body.end_offset),
             );
         }};
     }
@@ -299,15 +278,9 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                     counters.calls += 1;
                     counters.indirect_calls += $indirect as u64;
                     obs.call($indirect);
-                    if stack.len() < top {
-                        stack.resize(top.max(stack.len() * 2).min(max_stack), 0);
-                    }
-                    stack[new_fp + cb.num_params as usize..new_fp + cb.num_locals as usize].fill(0);
-                    st.frames.push(Frame {
-                        func: st.func,
-                        pc: pc as u32 + 1,
-                        fp: fp as u32,
-                    });
+                    frame = frame_at!(new_fp);
+                    frame[cb.num_params as usize..cb.num_locals as usize].fill(0);
+                    st.frames.push(Frame { func: st.func, pc: pc as u32 + 1, fp: fp as u32 });
                     st.func = callee;
                     if !core::ptr::eq(ci, inst) {
                         inst = ci;
@@ -328,7 +301,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                         .params()
                         .iter()
                         .enumerate()
-                        .map(|(i, t)| Value::from_slot(*t, stack[new_fp + i]))
+                        .map(|(i, t)| Value::from_slot(*t, frame[$args as usize + i]))
                         .collect();
                     let mut results: Vec<Value> =
                         ty.results().iter().map(|t| Value::default_of(*t)).collect();
@@ -341,15 +314,9 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                     if let Err(k) = (host_funcs[index as usize])(&mut caller, &args, &mut results) {
                         trap!(k);
                     }
-                    let top = new_fp + results.len();
-                    if top > stack.len() {
-                        if top > max_stack {
-                            trap!(TrapKind::StackOverflow);
-                        }
-                        stack.resize(top, 0);
-                    }
+                    // The caller's frame has room for the results (translation counted them).
                     for (i, v) in results.iter().enumerate() {
-                        stack[new_fp + i] = v.to_slot();
+                        frame[$args as usize + i] = v.to_slot();
                     }
                     pc += 1;
                     continue;
@@ -362,7 +329,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
         ($src:expr, $n:expr) => {{
             let (src, n) = ($src as usize, $n as usize);
             if src != 0 && n > 0 {
-                stack.copy_within(fp + src..fp + src + n, fp);
+                frame.copy_within(src..src + n, 0);
             }
             counters.returns += 1;
             match st.frames.pop() {
@@ -380,6 +347,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                     body = cb;
                     code = &body.code;
                     fp = fr.fp as usize;
+                    frame = frame_at!(fp);
                     pc = fr.pc as usize;
                     continue;
                 }
@@ -404,8 +372,8 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 }
                 kind => {
                     if t.n > 0 && t.src != t.dst {
-                        let (s, d, n) = (fp + t.src as usize, fp + t.dst as usize, t.n as usize);
-                        stack.copy_within(s..s + n, d);
+                        let (s, d, n) = (t.src as usize, t.dst as usize, t.n as usize);
+                        frame.copy_within(s..s + n, d);
                     }
                     if kind == TargetKind::Loop {
                         counters.loop_iterations += 1;
@@ -443,6 +411,23 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 }
                 None => trap!(TrapKind::MemoryOutOfBounds),
             }
+        }};
+    }
+    // A load of `$w` bytes as the little-endian integer type `$t`.
+    macro_rules! load_le {
+        ($addr:expr, $offset:expr, $w:literal, $t:ty) => {{
+            let a = load!($addr, $offset, $w);
+            let bytes: [u8; $w] = mem.data[a..a + $w].try_into().expect("bounds checked");
+            <$t>::from_le_bytes(bytes)
+        }};
+    }
+    // A store of the low `$w` bytes of slot `$value`.
+    macro_rules! store_le {
+        ($addr:expr, $value:expr, $offset:expr, $w:literal, $t:ty) => {{
+            let v = r!($value) as $t;
+            let a = store_at!($addr, $offset, $w);
+            let d: &mut [u8; $w] = (&mut mem.data[a..a + $w]).try_into().expect("bounds checked");
+            *d = v.to_le_bytes();
         }};
     }
 
@@ -527,17 +512,10 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             Op::Call { func, args } => {
                 enter!(inst.funcs[func as usize], args, false);
             }
-            Op::CallIndirect {
-                ty,
-                table,
-                index,
-                args,
-            } => {
+            Op::CallIndirect { ty, table, index, args } => {
                 let i = get!(u32, index) as usize;
                 let tab = &tables[inst.tables[table as usize] as usize];
-                let Some(&e) = tab.elems.get(i) else {
-                    trap!(TrapKind::UndefinedElement)
-                };
+                let Some(&e) = tab.elems.get(i) else { trap!(TrapKind::UndefinedElement) };
                 if e == 0 {
                     trap!(TrapKind::UninitializedElement);
                 }
@@ -552,9 +530,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             Op::Const64 { dst, lo, hi } => r!(dst) = ((hi as u64) << 32 | lo as u64) as u128,
             Op::ConstV128 { dst, idx } => r!(dst) = body.v128s[idx as usize],
             Op::Select { dst, a, b, c } => r!(dst) = if get!(u32, c) != 0 { r!(a) } else { r!(b) },
-            Op::GlobalGet { dst, global } => {
-                r!(dst) = globals[inst.globals[global as usize] as usize]
-            }
+            Op::GlobalGet { dst, global } => r!(dst) = globals[inst.globals[global as usize] as usize],
             Op::GlobalSet { global, src } => {
                 let v = r!(src);
                 globals[inst.globals[global as usize] as usize] = v;
@@ -563,61 +539,39 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 }
             }
             Op::RefFunc { dst, func } => r!(dst) = inst.funcs[func as usize] as u128 + 1,
-            Op::Load {
-                kind,
-                dst,
-                addr,
-                offset,
-            } => {
-                let w = kind.width();
-                let a = load!(addr, offset, w);
-                let d = &mem.data[a..a + w as usize];
-                r!(dst) = match kind {
-                    LoadKind::U8 => d[0] as u128,
-                    LoadKind::S8x32 => d[0] as i8 as i32 as u32 as u128,
-                    LoadKind::S8x64 => d[0] as i8 as i64 as u64 as u128,
-                    LoadKind::U16 => u16::from_le_bytes([d[0], d[1]]) as u128,
-                    LoadKind::S16x32 => i16::from_le_bytes([d[0], d[1]]) as i32 as u32 as u128,
-                    LoadKind::S16x64 => i16::from_le_bytes([d[0], d[1]]) as i64 as u64 as u128,
-                    LoadKind::U32 => u32::from_le_bytes([d[0], d[1], d[2], d[3]]) as u128,
-                    LoadKind::S32x64 => {
-                        i32::from_le_bytes([d[0], d[1], d[2], d[3]]) as i64 as u64 as u128
-                    }
-                    LoadKind::U64 => u64::from_le_bytes(d[..8].try_into().unwrap()) as u128,
-                    LoadKind::V128 => u128::from_le_bytes(d[..16].try_into().unwrap()),
-                };
+            Op::LoadU8 { dst, addr, offset } => r!(dst) = load_le!(addr, offset, 1, u8) as u128,
+            Op::LoadS8x32 { dst, addr, offset } => {
+                r!(dst) = load_le!(addr, offset, 1, u8) as i8 as i32 as u32 as u128
             }
-            Op::Store {
-                width,
-                addr,
-                value,
-                offset,
-            } => {
-                let v = r!(value);
-                let a = store_at!(addr, offset, width);
-                let w = width as usize;
-                mem.data[a..a + w].copy_from_slice(&v.to_le_bytes()[..w]);
+            Op::LoadS8x64 { dst, addr, offset } => {
+                r!(dst) = load_le!(addr, offset, 1, u8) as i8 as i64 as u64 as u128
             }
-            Op::SimdLoad {
-                kind,
-                dst,
-                addr,
-                offset,
-            } => {
+            Op::LoadU16 { dst, addr, offset } => r!(dst) = load_le!(addr, offset, 2, u16) as u128,
+            Op::LoadS16x32 { dst, addr, offset } => {
+                r!(dst) = load_le!(addr, offset, 2, u16) as i16 as i32 as u32 as u128
+            }
+            Op::LoadS16x64 { dst, addr, offset } => {
+                r!(dst) = load_le!(addr, offset, 2, u16) as i16 as i64 as u64 as u128
+            }
+            Op::LoadU32 { dst, addr, offset } => r!(dst) = load_le!(addr, offset, 4, u32) as u128,
+            Op::LoadS32x64 { dst, addr, offset } => {
+                r!(dst) = load_le!(addr, offset, 4, u32) as i32 as i64 as u64 as u128
+            }
+            Op::LoadU64 { dst, addr, offset } => r!(dst) = load_le!(addr, offset, 8, u64) as u128,
+            Op::LoadV128 { dst, addr, offset } => r!(dst) = load_le!(addr, offset, 16, u128),
+            Op::Store8 { addr, value, offset } => store_le!(addr, value, offset, 1, u8),
+            Op::Store16 { addr, value, offset } => store_le!(addr, value, offset, 2, u16),
+            Op::Store32 { addr, value, offset } => store_le!(addr, value, offset, 4, u32),
+            Op::Store64 { addr, value, offset } => store_le!(addr, value, offset, 8, u64),
+            Op::Store128 { addr, value, offset } => store_le!(addr, value, offset, 16, u128),
+            Op::SimdLoad { kind, dst, addr, offset } => {
                 let w = kind.width();
                 let a = load!(addr, offset, w);
                 let mut raw = [0u8; 8];
                 raw[..w as usize].copy_from_slice(&mem.data[a..a + w as usize]);
                 r!(dst) = simd::load_transform(kind, u64::from_le_bytes(raw));
             }
-            Op::LoadLane {
-                width,
-                lane,
-                dst,
-                addr,
-                offset,
-                vec,
-            } => {
+            Op::LoadLane { width, lane, dst, addr, offset, vec } => {
                 let v = r!(vec);
                 let a = load!(addr, offset, width);
                 let mut raw = [0u8; 16];
@@ -627,13 +581,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 let mask = lane_mask(width as u32) << shift;
                 r!(dst) = (v & !mask) | (x << shift);
             }
-            Op::StoreLane {
-                width,
-                lane,
-                addr,
-                vec,
-                offset,
-            } => {
+            Op::StoreLane { width, lane, addr, vec, offset } => {
                 let v = r!(vec);
                 let a = store_at!(addr, offset, width);
                 let shift = lane as u32 * width as u32 * 8;
@@ -652,11 +600,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 };
             }
             Op::MemoryCopy { dst, src, len } => {
-                let (d, s, n) = (
-                    get!(u32, dst) as u64,
-                    get!(u32, src) as u64,
-                    get!(u32, len) as u64,
-                );
+                let (d, s, n) = (get!(u32, dst) as u64, get!(u32, src) as u64, get!(u32, len) as u64);
                 let size = mem.data.len() as u64;
                 if s + n > size || d + n > size {
                     trap!(TrapKind::MemoryOutOfBounds);
@@ -667,16 +611,11 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                     if O::ENABLED {
                         obs.copy(d, s, n, exact!());
                     }
-                    mem.data
-                        .copy_within(s as usize..(s + n) as usize, d as usize);
+                    mem.data.copy_within(s as usize..(s + n) as usize, d as usize);
                 }
             }
             Op::MemoryFill { dst, value, len } => {
-                let (d, v, n) = (
-                    get!(u32, dst) as u64,
-                    get!(u32, value) as u8,
-                    get!(u32, len) as u64,
-                );
+                let (d, v, n) = (get!(u32, dst) as u64, get!(u32, value) as u8, get!(u32, len) as u64);
                 if d + n > mem.data.len() as u64 {
                     trap!(TrapKind::MemoryOutOfBounds);
                 }
@@ -689,11 +628,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 }
             }
             Op::MemoryInit { seg, dst, src, len } => {
-                let (d, s, n) = (
-                    get!(u32, dst) as u64,
-                    get!(u32, src) as u64,
-                    get!(u32, len) as u64,
-                );
+                let (d, s, n) = (get!(u32, dst) as u64, get!(u32, src) as u64, get!(u32, len) as u64);
                 let iidx = match funcs[st.func as usize].kind {
                     FuncKind::Wasm { instance, .. } => instance as usize,
                     FuncKind::Host { .. } => unreachable!(),
@@ -726,11 +661,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                     None => trap!(TrapKind::TableOutOfBounds),
                 }
             }
-            Op::TableSet {
-                table,
-                index,
-                value,
-            } => {
+            Op::TableSet { table, index, value } => {
                 let v = r!(value) as u64;
                 let tab = &mut tables[inst.tables[table as usize] as usize];
                 match tab.elems.get_mut(get!(u32, index) as usize) {
@@ -741,12 +672,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             Op::TableSize { table, dst } => {
                 r!(dst) = tables[inst.tables[table as usize] as usize].elems.len() as u128
             }
-            Op::TableGrow {
-                table,
-                dst,
-                init,
-                delta,
-            } => {
+            Op::TableGrow { table, dst, init, delta } => {
                 let (v, d) = (r!(init) as u64, get!(u32, delta) as u64);
                 let tab = &mut tables[inst.tables[table as usize] as usize];
                 let old = tab.elems.len() as u64;
@@ -757,17 +683,8 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                     old as u128
                 };
             }
-            Op::TableFill {
-                table,
-                index,
-                value,
-                len,
-            } => {
-                let (i, v, n) = (
-                    get!(u32, index) as u64,
-                    r!(value) as u64,
-                    get!(u32, len) as u64,
-                );
+            Op::TableFill { table, index, value, len } => {
+                let (i, v, n) = (get!(u32, index) as u64, r!(value) as u64, get!(u32, len) as u64);
                 let tab = &mut tables[inst.tables[table as usize] as usize];
                 if i + n > tab.elems.len() as u64 {
                     trap!(TrapKind::TableOutOfBounds);
@@ -776,15 +693,9 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             }
             Op::TableCopy { pair, args } => {
                 let (dt, t2) = body.pairs[pair as usize];
-                let (d, s, n) = (
-                    get!(u32, args) as u64,
-                    get!(u32, args + 1) as u64,
-                    get!(u32, args + 2) as u64,
-                );
-                let (da, sa) = (
-                    inst.tables[dt as usize] as usize,
-                    inst.tables[t2 as usize] as usize,
-                );
+                let (d, s, n) =
+                    (get!(u32, args) as u64, get!(u32, args + 1) as u64, get!(u32, args + 2) as u64);
+                let (da, sa) = (inst.tables[dt as usize] as usize, inst.tables[t2 as usize] as usize);
                 if s + n > tables[sa].elems.len() as u64 || d + n > tables[da].elems.len() as u64 {
                     trap!(TrapKind::TableOutOfBounds);
                 }
@@ -798,19 +709,15 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             }
             Op::TableInit { pair, args } => {
                 let (t, seg) = body.pairs[pair as usize];
-                let (d, s, n) = (
-                    get!(u32, args) as u64,
-                    get!(u32, args + 1) as u64,
-                    get!(u32, args + 2) as u64,
-                );
+                let (d, s, n) =
+                    (get!(u32, args) as u64, get!(u32, args + 1) as u64, get!(u32, args + 2) as u64);
                 let iidx = instance_index(funcs[st.func as usize].kind);
                 let items = &segments[iidx].elems[seg as usize];
                 let tab = &mut tables[inst.tables[t as usize] as usize];
                 if s + n > items.len() as u64 || d + n > tab.elems.len() as u64 {
                     trap!(TrapKind::TableOutOfBounds);
                 }
-                tab.elems[d as usize..(d + n) as usize]
-                    .copy_from_slice(&items[s as usize..(s + n) as usize]);
+                tab.elems[d as usize..(d + n) as usize].copy_from_slice(&items[s as usize..(s + n) as usize]);
             }
             Op::ElemDrop { seg } => {
                 let iidx = instance_index(funcs[st.func as usize].kind);
@@ -818,32 +725,20 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             }
             Op::SimdUnary { op, dst, a } => r!(dst) = simd::unary(op, r!(a)),
             Op::SimdBinary { op, dst, a, b } => r!(dst) = simd::binary(op, r!(a), r!(b)),
-            Op::SimdTernary { op, dst, a, b, c } => {
-                r!(dst) = simd::ternary(op, r!(a), r!(b), r!(c))
-            }
+            Op::SimdTernary { op, dst, a, b, c } => r!(dst) = simd::ternary(op, r!(a), r!(b), r!(c)),
             Op::SimdShift { op, dst, a, b } => r!(dst) = simd::shift(op, r!(a), get!(u32, b)),
             Op::SimdTest { op, dst, a } => r!(dst) = simd::test(op, r!(a)) as u128,
             Op::SimdSplat { op, dst, a } => r!(dst) = simd::splat(op, r!(a) as u64),
-            Op::SimdExtract { op, lane, dst, a } => {
-                r!(dst) = simd::extract_lane(op, r!(a), lane) as u128
+            Op::SimdExtract { op, lane, dst, a } => r!(dst) = simd::extract_lane(op, r!(a), lane) as u128,
+            Op::SimdReplace { op, lane, dst, a, b } => {
+                r!(dst) = simd::replace_lane(op, r!(a), r!(b) as u64, lane)
             }
-            Op::SimdReplace {
-                op,
-                lane,
-                dst,
-                a,
-                b,
-            } => r!(dst) = simd::replace_lane(op, r!(a), r!(b) as u64, lane),
             Op::Shuffle { dst, a, b, idx } => {
                 let (x, y) = (r!(a).to_le_bytes(), r!(b).to_le_bytes());
                 let lanes = &body.shuffles[idx as usize];
                 let mut out = [0u8; 16];
                 for (o, &l) in out.iter_mut().zip(lanes) {
-                    *o = if l < 16 {
-                        x[l as usize]
-                    } else {
-                        y[(l - 16) as usize]
-                    };
+                    *o = if l < 16 { x[l as usize] } else { y[(l - 16) as usize] };
                 }
                 r!(dst) = u128::from_le_bytes(out);
             }
@@ -899,6 +794,3 @@ fn instance_index(kind: FuncKind) -> usize {
         FuncKind::Host { .. } => unreachable!("host functions execute no ops"),
     }
 }
-
-#[allow(dead_code)]
-fn _globals_types(_: &[wasmparser::GlobalType]) {}

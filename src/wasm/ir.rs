@@ -12,12 +12,16 @@
 //! at the exact point where the budget runs out (`spec/interpreter.md` C.6, C.7).
 
 use super::simd::{
-    SimdBinary, SimdExtract, SimdLoad, SimdReplace, SimdShift, SimdSplat, SimdTernary, SimdTest,
-    SimdUnary,
+    SimdBinary, SimdExtract, SimdLoad, SimdReplace, SimdShift, SimdSplat, SimdTernary, SimdTest, SimdUnary,
 };
 
-/// A frame-relative slot index.
-pub(crate) type Slot = u32;
+/// A frame-relative slot index. A frame has at most [`FRAME_SLOTS`] slots, so a `u16` indexes
+/// it and the executor's fixed-size frame view needs no bounds checks.
+pub(crate) type Slot = u16;
+
+/// Slots in the largest frame (parameters + locals + operand stack of one function): 65,536
+/// (`spec/interpreter.md` C.1 allows 32,768 locals and 32,768 operands).
+pub(crate) const FRAME_SLOTS: usize = 1 << 16;
 
 /// Pure unary operations: `Name(input type) -> output type = |a| expression`.
 /// The name is also the `wasmparser::Operator` variant.
@@ -156,14 +160,14 @@ macro_rules! for_each_binop {
             F32Div(f32, f32) -> f32 = |a, b| a / b;
             F32Min(f32, f32) -> f32 = |a, b| num::f32_min(a, b);
             F32Max(f32, f32) -> f32 = |a, b| num::f32_max(a, b);
-            F32Copysign(u32, u32) -> u32 = |a, b| (a & 0x7fff_ffff) | (b & 0x8000_0000);
+            F32Copysign(f32, f32) -> f32 = |a, b| num::f32_copysign(a, b);
             F64Add(f64, f64) -> f64 = |a, b| a + b;
             F64Sub(f64, f64) -> f64 = |a, b| a - b;
             F64Mul(f64, f64) -> f64 = |a, b| a * b;
             F64Div(f64, f64) -> f64 = |a, b| a / b;
             F64Min(f64, f64) -> f64 = |a, b| num::f64_min(a, b);
             F64Max(f64, f64) -> f64 = |a, b| num::f64_max(a, b);
-            F64Copysign(u64, u64) -> u64 = |a, b| (a & 0x7fff_ffff_ffff_ffff) | (b & 0x8000_0000_0000_0000);
+            F64Copysign(f64, f64) -> f64 = |a, b| num::f64_copysign(a, b);
         }
     };
 }
@@ -213,14 +217,19 @@ pub(crate) enum LoadKind {
 }
 
 impl LoadKind {
-    /// Bytes read.
-    pub(crate) const fn width(self) -> u32 {
+    /// The op that performs this load.
+    pub(crate) fn op(self, dst: Slot, addr: Slot, offset: u32) -> Op {
         match self {
-            LoadKind::S8x32 | LoadKind::S8x64 | LoadKind::U8 => 1,
-            LoadKind::S16x32 | LoadKind::S16x64 | LoadKind::U16 => 2,
-            LoadKind::U32 | LoadKind::S32x64 => 4,
-            LoadKind::U64 => 8,
-            LoadKind::V128 => 16,
+            LoadKind::U8 => Op::LoadU8 { dst, addr, offset },
+            LoadKind::S8x32 => Op::LoadS8x32 { dst, addr, offset },
+            LoadKind::S8x64 => Op::LoadS8x64 { dst, addr, offset },
+            LoadKind::U16 => Op::LoadU16 { dst, addr, offset },
+            LoadKind::S16x32 => Op::LoadS16x32 { dst, addr, offset },
+            LoadKind::S16x64 => Op::LoadS16x64 { dst, addr, offset },
+            LoadKind::U32 => Op::LoadU32 { dst, addr, offset },
+            LoadKind::S32x64 => Op::LoadS32x64 { dst, addr, offset },
+            LoadKind::U64 => Op::LoadU64 { dst, addr, offset },
+            LoadKind::V128 => Op::LoadV128 { dst, addr, offset },
         }
     }
 }
@@ -251,7 +260,7 @@ pub(crate) enum TargetKind {
     Return,
 }
 
-/// One operation of the internal form. At most 20 bytes (checked below). `repr(u8)` gives it
+/// One operation of the internal form. At most 16 bytes (checked below). `repr(u8)` gives it
 /// an explicit tag byte: without it the compiler folds the tag into a niche of an inner enum
 /// field, and decoding that costs the dispatch several instructions.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -288,12 +297,7 @@ pub(crate) enum Op {
     /// `call` of the module's function `func`; arguments start at slot `args`.
     Call { func: u32, args: Slot },
     /// `call_indirect` through `table` with expected type `ty`.
-    CallIndirect {
-        ty: u32,
-        table: u32,
-        index: Slot,
-        args: Slot,
-    },
+    CallIndirect { ty: u32, table: u32, index: Slot, args: Slot },
 
     // ---- moves and constants ----------------------------------------------------------------
     /// `dst = src` (`local.set`, `local.tee`, moving a `local.get` into the operand stack).
@@ -305,12 +309,7 @@ pub(crate) enum Op {
     /// `v128.const`: `v128s[idx]`.
     ConstV128 { dst: Slot, idx: u32 },
     /// `select` and typed `select`: `dst = if c != 0 { a } else { b }`.
-    Select {
-        dst: Slot,
-        a: Slot,
-        b: Slot,
-        c: Slot,
-    },
+    Select { dst: Slot, a: Slot, b: Slot, c: Slot },
     /// `global.get` of the instance's global `global`.
     GlobalGet { dst: Slot, global: u32 },
     /// `global.set`.
@@ -319,44 +318,42 @@ pub(crate) enum Op {
     RefFunc { dst: Slot, func: u32 },
 
     // ---- memory -----------------------------------------------------------------------------
-    /// Every scalar and `v128` load.
-    Load {
-        kind: LoadKind,
-        dst: Slot,
-        addr: Slot,
-        offset: u32,
-    },
-    /// Every store of `width` bytes (1, 2, 4, 8, 16): the low bytes of `value`.
-    Store {
-        width: u8,
-        addr: Slot,
-        value: Slot,
-        offset: u32,
-    },
+    /// `i32.load8_u`, `i64.load8_u`. Loads: one variant per [`LoadKind`] so widths are static.
+    LoadU8 { dst: Slot, addr: Slot, offset: u32 },
+    /// `i32.load8_s`.
+    LoadS8x32 { dst: Slot, addr: Slot, offset: u32 },
+    /// `i64.load8_s`.
+    LoadS8x64 { dst: Slot, addr: Slot, offset: u32 },
+    /// `i32.load16_u`, `i64.load16_u`.
+    LoadU16 { dst: Slot, addr: Slot, offset: u32 },
+    /// `i32.load16_s`.
+    LoadS16x32 { dst: Slot, addr: Slot, offset: u32 },
+    /// `i64.load16_s`.
+    LoadS16x64 { dst: Slot, addr: Slot, offset: u32 },
+    /// `i32.load`, `f32.load`, `i64.load32_u`.
+    LoadU32 { dst: Slot, addr: Slot, offset: u32 },
+    /// `i64.load32_s`.
+    LoadS32x64 { dst: Slot, addr: Slot, offset: u32 },
+    /// `i64.load`, `f64.load`.
+    LoadU64 { dst: Slot, addr: Slot, offset: u32 },
+    /// `v128.load`.
+    LoadV128 { dst: Slot, addr: Slot, offset: u32 },
+    /// Stores of 1 byte: the low byte of `value` (`i32.store8`, `i64.store8`).
+    Store8 { addr: Slot, value: Slot, offset: u32 },
+    /// Stores of 2 bytes.
+    Store16 { addr: Slot, value: Slot, offset: u32 },
+    /// Stores of 4 bytes (`i32.store`, `f32.store`, `i64.store32`).
+    Store32 { addr: Slot, value: Slot, offset: u32 },
+    /// Stores of 8 bytes.
+    Store64 { addr: Slot, value: Slot, offset: u32 },
+    /// `v128.store`.
+    Store128 { addr: Slot, value: Slot, offset: u32 },
     /// SIMD loads with a transform (extend, splat, zero).
-    SimdLoad {
-        kind: SimdLoad,
-        dst: Slot,
-        addr: Slot,
-        offset: u32,
-    },
+    SimdLoad { kind: SimdLoad, dst: Slot, addr: Slot, offset: u32 },
     /// `v128.loadN_lane`: `width` bytes into lane `lane` of `vec`.
-    LoadLane {
-        width: u8,
-        lane: u8,
-        dst: Slot,
-        addr: Slot,
-        offset: u32,
-        vec: Slot,
-    },
+    LoadLane { width: u8, lane: u8, dst: Slot, addr: Slot, offset: u32, vec: Slot },
     /// `v128.storeN_lane`.
-    StoreLane {
-        width: u8,
-        lane: u8,
-        addr: Slot,
-        vec: Slot,
-        offset: u32,
-    },
+    StoreLane { width: u8, lane: u8, addr: Slot, vec: Slot, offset: u32 },
     /// `memory.size`.
     MemorySize { dst: Slot },
     /// `memory.grow`.
@@ -366,12 +363,7 @@ pub(crate) enum Op {
     /// `memory.fill`.
     MemoryFill { dst: Slot, value: Slot, len: Slot },
     /// `memory.init` of data segment `seg`.
-    MemoryInit {
-        seg: u32,
-        dst: Slot,
-        src: Slot,
-        len: Slot,
-    },
+    MemoryInit { seg: u32, dst: Slot, src: Slot, len: Slot },
     /// `data.drop`.
     DataDrop { seg: u32 },
 
@@ -379,27 +371,13 @@ pub(crate) enum Op {
     /// `table.get`.
     TableGet { table: u32, dst: Slot, index: Slot },
     /// `table.set`.
-    TableSet {
-        table: u32,
-        index: Slot,
-        value: Slot,
-    },
+    TableSet { table: u32, index: Slot, value: Slot },
     /// `table.size`.
     TableSize { table: u32, dst: Slot },
     /// `table.grow`: `dst` also holds the init value on entry.
-    TableGrow {
-        table: u32,
-        dst: Slot,
-        init: Slot,
-        delta: Slot,
-    },
+    TableGrow { table: u32, dst: Slot, init: Slot, delta: Slot },
     /// `table.fill`.
-    TableFill {
-        table: u32,
-        index: Slot,
-        value: Slot,
-        len: Slot,
-    },
+    TableFill { table: u32, index: Slot, value: Slot, len: Slot },
     /// `table.copy`: tables in `pairs[pair]` = (destination, source); operands start at `args`
     /// (dst, src, len).
     TableCopy { pair: u32, args: Slot },
@@ -412,53 +390,21 @@ pub(crate) enum Op {
     /// v128 -> v128.
     SimdUnary { op: SimdUnary, dst: Slot, a: Slot },
     /// v128 v128 -> v128.
-    SimdBinary {
-        op: SimdBinary,
-        dst: Slot,
-        a: Slot,
-        b: Slot,
-    },
+    SimdBinary { op: SimdBinary, dst: Slot, a: Slot, b: Slot },
     /// v128 v128 v128 -> v128.
-    SimdTernary {
-        op: SimdTernary,
-        dst: Slot,
-        a: Slot,
-        b: Slot,
-        c: Slot,
-    },
+    SimdTernary { op: SimdTernary, dst: Slot, a: Slot, b: Slot, c: Slot },
     /// v128 i32 -> v128.
-    SimdShift {
-        op: SimdShift,
-        dst: Slot,
-        a: Slot,
-        b: Slot,
-    },
+    SimdShift { op: SimdShift, dst: Slot, a: Slot, b: Slot },
     /// v128 -> i32.
     SimdTest { op: SimdTest, dst: Slot, a: Slot },
     /// scalar -> v128.
     SimdSplat { op: SimdSplat, dst: Slot, a: Slot },
     /// v128 -> scalar.
-    SimdExtract {
-        op: SimdExtract,
-        lane: u8,
-        dst: Slot,
-        a: Slot,
-    },
+    SimdExtract { op: SimdExtract, lane: u8, dst: Slot, a: Slot },
     /// v128 scalar -> v128.
-    SimdReplace {
-        op: SimdReplace,
-        lane: u8,
-        dst: Slot,
-        a: Slot,
-        b: Slot,
-    },
+    SimdReplace { op: SimdReplace, lane: u8, dst: Slot, a: Slot, b: Slot },
     /// `i8x16.shuffle` with lanes `shuffles[idx]`.
-    Shuffle {
-        dst: Slot,
-        a: Slot,
-        b: Slot,
-        idx: u32,
-    },
+    Shuffle { dst: Slot, a: Slot, b: Slot, idx: u32 },
 
     // ---- pure scalar operations (generated) ---------------------------------------------------
     /// A pure unary operation.
@@ -466,27 +412,12 @@ pub(crate) enum Op {
     /// A unary operation that may trap.
     TrapUnop { op: TrapUnop, dst: Slot, a: Slot },
     /// A pure binary operation.
-    Binop {
-        op: Binop,
-        dst: Slot,
-        a: Slot,
-        b: Slot,
-    },
+    Binop { op: Binop, dst: Slot, a: Slot, b: Slot },
     /// A pure binary operation whose right operand is a constant: the 32 bits of `imm`
     /// sign-extended to 64 (so `i32` operations see exactly `imm`).
-    BinopImm {
-        op: Binop,
-        dst: Slot,
-        a: Slot,
-        imm: u32,
-    },
+    BinopImm { op: Binop, dst: Slot, a: Slot, imm: u32 },
     /// A binary operation that may trap.
-    TrapBinop {
-        op: TrapBinop,
-        dst: Slot,
-        a: Slot,
-        b: Slot,
-    },
+    TrapBinop { op: TrapBinop, dst: Slot, a: Slot, b: Slot },
 }
 
 macro_rules! define_kind_enum {
@@ -506,7 +437,7 @@ for_each_trap_unop!(def_trap_unop);
 for_each_binop!(def_binop);
 for_each_trap_binop!(def_trap_binop);
 
-const _: () = assert!(core::mem::size_of::<Op>() <= 20);
+const _: () = assert!(core::mem::size_of::<Op>() <= 16);
 
 impl Op {
     /// The slot a pure producer writes, for retargeting a following `local.set`.
@@ -515,7 +446,16 @@ impl Op {
             Op::Const32 { dst, .. }
             | Op::Const64 { dst, .. }
             | Op::GlobalGet { dst, .. }
-            | Op::Load { dst, .. }
+            | Op::LoadU8 { dst, .. }
+            | Op::LoadS8x32 { dst, .. }
+            | Op::LoadS8x64 { dst, .. }
+            | Op::LoadU16 { dst, .. }
+            | Op::LoadS16x32 { dst, .. }
+            | Op::LoadS16x64 { dst, .. }
+            | Op::LoadU32 { dst, .. }
+            | Op::LoadS32x64 { dst, .. }
+            | Op::LoadU64 { dst, .. }
+            | Op::LoadV128 { dst, .. }
             | Op::Unop { dst, .. }
             | Op::Binop { dst, .. }
             | Op::BinopImm { dst, .. }

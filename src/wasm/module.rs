@@ -2,12 +2,12 @@
 //! record its sections, and translate each function body once ([`super::translate`]).
 
 use alloc::format;
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use wasmparser::{
-    DataKind, ElementItems, ElementKind, ExternalKind, FuncType, GlobalType, MemoryType, Operator,
-    Parser, Payload, RefType, TableInit, TableType, TypeRef, ValType, Validator, WasmFeatures,
+    DataKind, ElementItems, ElementKind, ExternalKind, FuncType, GlobalType, MemoryType, Operator, Parser,
+    Payload, TableInit, TableType, TypeRef, Validator, WasmFeatures,
 };
 
 use super::error::LoadError;
@@ -97,10 +97,8 @@ pub(crate) struct ElemSegment {
 #[derive(Debug, Clone)]
 pub(crate) struct DataSegment {
     pub mode: SegmentMode,
-    /// Byte range of the segment's bytes in the module.
+    /// The segment's bytes.
     pub bytes: Vec<u8>,
-    /// Offset of the segment's bytes in the module.
-    pub module_offset: usize,
 }
 
 /// Whether a segment is applied at instantiation.
@@ -117,8 +115,6 @@ pub(crate) enum SegmentMode {
 /// One translated function body.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct CompiledFunc {
-    /// Type index.
-    pub ty: u32,
     /// Parameters (the first slots of the frame).
     pub num_params: u32,
     /// Parameters plus declared locals.
@@ -235,11 +231,7 @@ impl Module {
                                 ));
                             }
                         };
-                        m.imports.push(Import {
-                            module: import.module.into(),
-                            name: import.name.into(),
-                            ty,
-                        });
+                        m.imports.push(Import { module: import.module.into(), name: import.name.into(), ty });
                     }
                 }
                 Payload::FunctionSection(reader) => {
@@ -290,11 +282,7 @@ impl Module {
                 Payload::ExportSection(reader) => {
                     for e in reader {
                         let e = e.map_err(LoadError::invalid)?;
-                        m.exports.push(Export {
-                            name: e.name.into(),
-                            kind: e.kind,
-                            index: e.index,
-                        });
+                        m.exports.push(Export { name: e.name.into(), kind: e.kind, index: e.index });
                     }
                 }
                 Payload::StartSection { func, .. } => m.start = Some(func),
@@ -304,10 +292,7 @@ impl Module {
                         let mode = match e.kind {
                             ElementKind::Passive => SegmentMode::Passive,
                             ElementKind::Declared => SegmentMode::Declared,
-                            ElementKind::Active {
-                                table_index,
-                                offset_expr,
-                            } => SegmentMode::Active {
+                            ElementKind::Active { table_index, offset_expr } => SegmentMode::Active {
                                 index: table_index.unwrap_or(0),
                                 offset: ConstExpr::parse(&offset_expr)?,
                             },
@@ -333,20 +318,12 @@ impl Module {
                         let d = d.map_err(LoadError::invalid)?;
                         let mode = match d.kind {
                             DataKind::Passive => SegmentMode::Passive,
-                            DataKind::Active {
-                                memory_index,
-                                offset_expr,
-                            } => SegmentMode::Active {
+                            DataKind::Active { memory_index, offset_expr } => SegmentMode::Active {
                                 index: memory_index,
                                 offset: ConstExpr::parse(&offset_expr)?,
                             },
                         };
-                        let module_offset = d.range.end as usize - d.data.len();
-                        m.datas.push(DataSegment {
-                            mode,
-                            bytes: d.data.to_vec(),
-                            module_offset,
-                        });
+                        m.datas.push(DataSegment { mode, bytes: d.data.to_vec() });
                     }
                 }
                 Payload::CodeSectionEntry(body) => {
@@ -377,9 +354,7 @@ impl Module {
 
     /// The type of function `index` (imported functions first).
     pub fn func_type(&self, index: u32) -> Option<&FuncType> {
-        self.func_types
-            .get(index as usize)
-            .map(|&t| &self.types[t as usize])
+        self.func_types.get(index as usize).map(|&t| &self.types[t as usize])
     }
 
     /// The module's type `index`.
@@ -394,17 +369,12 @@ impl Module {
 
     /// The function index of the export `name`, if it exports a function by that name.
     pub fn exported_func(&self, name: &str) -> Option<u32> {
-        self.exports
-            .iter()
-            .find(|e| e.name == name && e.kind == ExternalKind::Func)
-            .map(|e| e.index)
+        self.exports.iter().find(|e| e.name == name && e.kind == ExternalKind::Func).map(|e| e.index)
     }
 
     /// The translated body of the defined function `index` (imported functions have none).
     pub(crate) fn body(&self, index: u32) -> Option<&CompiledFunc> {
-        index
-            .checked_sub(self.num_imported_funcs)
-            .and_then(|i| self.funcs.get(i as usize))
+        index.checked_sub(self.num_imported_funcs).and_then(|i| self.funcs.get(i as usize))
     }
 
     /// The module's defined memories.
@@ -416,19 +386,5 @@ impl Module {
     /// constant, bytes)`.
     pub fn data_segment_count(&self) -> usize {
         self.datas.len()
-    }
-}
-
-/// Value type helpers used in several places.
-pub(crate) fn is_ref(t: ValType) -> bool {
-    matches!(t, ValType::Ref(_))
-}
-
-#[allow(dead_code)]
-pub(crate) fn ref_type_name(t: RefType) -> String {
-    if t.is_func_ref() {
-        "funcref".to_string()
-    } else {
-        "externref".to_string()
     }
 }

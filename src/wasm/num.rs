@@ -543,9 +543,7 @@ mod tests {
             assert!(same64(f64_nearest(x), want), "nearest({x})");
         }
         assert!(is_quiet32(f32_nearest(f32::from_bits(0x7f80_0001))));
-        assert!(is_quiet64(f64_nearest(f64::from_bits(
-            0xfff0_0000_0000_0001
-        ))));
+        assert!(is_quiet64(f64_nearest(f64::from_bits(0xfff0_0000_0000_0001))));
     }
 
     #[test]
@@ -586,10 +584,7 @@ mod tests {
         assert_eq!(f32_neg(0.0).to_bits(), 0x8000_0000);
         let snan64 = f64::from_bits(0x7ff0_0000_0000_0001);
         assert_eq!(f64_neg(snan64).to_bits(), 0xfff0_0000_0000_0001);
-        assert_eq!(
-            f64_abs(f64::from_bits(0xfff0_0000_0000_0001)).to_bits(),
-            0x7ff0_0000_0000_0001
-        );
+        assert_eq!(f64_abs(f64::from_bits(0xfff0_0000_0000_0001)).to_bits(), 0x7ff0_0000_0000_0001);
         assert_eq!(f64_copysign(snan64, -0.0).to_bits(), 0xfff0_0000_0000_0001);
         assert_eq!(f64_copysign(-3.0, f64::NAN).to_bits(), 3.0f64.to_bits());
         assert_eq!(f64_abs(-0.0).to_bits(), 0);
@@ -642,46 +637,22 @@ mod tests {
         // -2^63 is accepted; the next f32 below is -2^63 - 2^40, the next f64 below is
         // -2^63 - 2048. 2^63 itself traps; the top f64 below it is 2^63 - 1024.
         assert_eq!(i64_trunc_f32_s(-9223372036854775808.0), Ok(i64::MIN));
-        assert_eq!(
-            i64_trunc_f32_s(-9223373136366403584.0),
-            Err(IntegerOverflow)
-        );
+        assert_eq!(i64_trunc_f32_s(-9223373136366403584.0), Err(IntegerOverflow));
         assert_eq!(i64_trunc_f32_s(9223372036854775808.0), Err(IntegerOverflow));
-        assert_eq!(
-            i64_trunc_f32_s(9223371487098961920.0),
-            Ok(9223371487098961920)
-        ); // 2^63 - 2^39
+        assert_eq!(i64_trunc_f32_s(9223371487098961920.0), Ok(9223371487098961920)); // 2^63 - 2^39
         assert_eq!(i64_trunc_f64_s(-9223372036854775808.0), Ok(i64::MIN));
-        assert_eq!(
-            i64_trunc_f64_s(-9223372036854777856.0),
-            Err(IntegerOverflow)
-        );
-        assert_eq!(
-            i64_trunc_f64_s(9223372036854774784.0),
-            Ok(9223372036854774784)
-        );
+        assert_eq!(i64_trunc_f64_s(-9223372036854777856.0), Err(IntegerOverflow));
+        assert_eq!(i64_trunc_f64_s(9223372036854774784.0), Ok(9223372036854774784));
         assert_eq!(i64_trunc_f64_s(9223372036854775808.0), Err(IntegerOverflow));
         assert_eq!(i64_trunc_f64_s(-1.5), Ok(-1));
         // unsigned: (-1, 2^64)
         assert_eq!(i64_trunc_f32_u(-0.9), Ok(0));
         assert_eq!(i64_trunc_f32_u(-1.0), Err(IntegerOverflow));
-        assert_eq!(
-            i64_trunc_f32_u(18446742974197923840.0),
-            Ok(18446742974197923840)
-        ); // 2^64 - 2^40
-        assert_eq!(
-            i64_trunc_f32_u(18446744073709551616.0),
-            Err(IntegerOverflow)
-        );
+        assert_eq!(i64_trunc_f32_u(18446742974197923840.0), Ok(18446742974197923840)); // 2^64 - 2^40
+        assert_eq!(i64_trunc_f32_u(18446744073709551616.0), Err(IntegerOverflow));
         assert_eq!(i64_trunc_f64_u(-0.9), Ok(0));
-        assert_eq!(
-            i64_trunc_f64_u(18446744073709549568.0),
-            Ok(18446744073709549568)
-        ); // 2^64 - 2048
-        assert_eq!(
-            i64_trunc_f64_u(18446744073709551616.0),
-            Err(IntegerOverflow)
-        );
+        assert_eq!(i64_trunc_f64_u(18446744073709549568.0), Ok(18446744073709549568)); // 2^64 - 2048
+        assert_eq!(i64_trunc_f64_u(18446744073709551616.0), Err(IntegerOverflow));
         assert_eq!(i64_trunc_f64_u(f64::INFINITY), Err(IntegerOverflow));
     }
 
@@ -704,10 +675,7 @@ mod tests {
         assert_eq!(i64_trunc_sat_f32_u(-0.9), 0);
         assert_eq!(i64_trunc_sat_f32_u(1e20), u64::MAX);
         assert_eq!(i64_trunc_sat_f64_s(-1e19), i64::MIN);
-        assert_eq!(
-            i64_trunc_sat_f64_s(9223372036854774784.0),
-            9223372036854774784
-        );
+        assert_eq!(i64_trunc_sat_f64_s(9223372036854774784.0), 9223372036854774784);
         assert_eq!(i64_trunc_sat_f64_u(f64::INFINITY), u64::MAX);
         assert_eq!(i64_trunc_sat_f64_u(-f64::NAN), 0);
     }
@@ -761,10 +729,7 @@ mod tests {
         assert_eq!(9007199254740993i64 as f64, 9007199254740992.0);
         // demote: round to nearest even; out-of-range to infinity; promote is exact.
         assert_eq!(f64::from_bits(0x3ff0_0000_1000_0000) as f32, 1.0); // 1 + 2^-24: tie -> even (1.0)
-        assert_eq!(
-            f64::from_bits(0x3ff0_0000_3000_0000) as f32,
-            1.0 + 2.0 * f32::EPSILON
-        ); // 1 + 3*2^-24: tie -> even (1 + 2^-22)
+        assert_eq!(f64::from_bits(0x3ff0_0000_3000_0000) as f32, 1.0 + 2.0 * f32::EPSILON); // 1 + 3*2^-24: tie -> even (1 + 2^-22)
         assert_eq!(f64::MAX as f32, f32::INFINITY);
         assert_eq!(f32::MIN_POSITIVE as f64 as f32, f32::MIN_POSITIVE);
         assert!((f64::NAN as f32).is_nan());

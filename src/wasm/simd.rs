@@ -116,11 +116,7 @@ fn zip<T: Lane, U: Lane>(a: u128, b: u128, f: impl Fn(T, T) -> U) -> u128 {
 #[inline]
 fn cmp<T: Lane>(a: u128, b: u128, f: impl Fn(T, T) -> bool) -> u128 {
     (0..count::<T>()).fold(0, |acc, i| {
-        if f(lane::<T>(a, i), lane::<T>(b, i)) {
-            acc | ones(T::BITS) << (i as u32 * T::BITS)
-        } else {
-            acc
-        }
+        if f(lane::<T>(a, i), lane::<T>(b, i)) { acc | ones(T::BITS) << (i as u32 * T::BITS) } else { acc }
     })
 }
 
@@ -142,14 +138,7 @@ fn widen2<T: Lane, U: Lane>(a: u128, b: u128, high: bool, f: impl Fn(T, T) -> U)
 /// Pairwise op: result lane `i` (type `U`) is `f(a[2i], a[2i+1])` over lanes of type `T`.
 #[inline]
 fn pairwise<T: Lane, U: Lane>(a: u128, b: u128, f: impl Fn(T, T, T, T) -> U) -> u128 {
-    build(|i| {
-        f(
-            lane::<T>(a, 2 * i),
-            lane::<T>(a, 2 * i + 1),
-            lane::<T>(b, 2 * i),
-            lane::<T>(b, 2 * i + 1),
-        )
-    })
+    build(|i| f(lane::<T>(a, 2 * i), lane::<T>(a, 2 * i + 1), lane::<T>(b, 2 * i), lane::<T>(b, 2 * i + 1)))
 }
 
 /// Narrowing: lanes of `a` then lanes of `b` (type `T`), each converted by `f` to the
@@ -157,13 +146,7 @@ fn pairwise<T: Lane, U: Lane>(a: u128, b: u128, f: impl Fn(T, T, T, T) -> U) -> 
 #[inline]
 fn narrow<T: Lane, U: Lane>(a: u128, b: u128, f: impl Fn(T) -> U) -> u128 {
     let n = count::<T>();
-    build(|i| {
-        f(if i < n {
-            lane::<T>(a, i)
-        } else {
-            lane::<T>(b, i - n)
-        })
-    })
+    build(|i| f(if i < n { lane::<T>(a, i) } else { lane::<T>(b, i - n) }))
 }
 
 /// Low lanes converted by `f`, the rest of the (same-width `U`) result lanes zero; `T` is
@@ -171,13 +154,7 @@ fn narrow<T: Lane, U: Lane>(a: u128, b: u128, f: impl Fn(T) -> U) -> u128 {
 #[inline]
 fn low_then_zero<T: Lane, U: Lane + Default>(a: u128, f: impl Fn(T) -> U) -> u128 {
     let n = count::<T>();
-    build(|i| {
-        if i < n {
-            f(lane::<T>(a, i))
-        } else {
-            U::default()
-        }
-    })
+    build(|i| if i < n { f(lane::<T>(a, i)) } else { U::default() })
 }
 
 /// 1 if every lane of width `T` is non-zero.
@@ -189,9 +166,7 @@ fn all_true<T: Lane>(a: u128) -> u32 {
 /// Bit `i` of the result is the top (sign) bit of lane `i` of width `T`.
 #[inline]
 fn bitmask<T: Lane>(a: u128) -> u32 {
-    (0..count::<T>()).fold(0, |m, i| {
-        m | (((lane::<T>(a, i).to_bits() >> (T::BITS - 1)) & 1) as u32) << i
-    })
+    (0..count::<T>()).fold(0, |m, i| m | (((lane::<T>(a, i).to_bits() >> (T::BITS - 1)) & 1) as u32) << i)
 }
 
 /// Lane index reduced into range. Validation guarantees `lane < 128 / T::BITS`; reducing
@@ -798,8 +773,8 @@ impl SimdLoad {
             V128Load8Splat => 1,
             V128Load16Splat => 2,
             V128Load32Splat | V128Load32Zero => 4,
-            V128Load8x8S | V128Load8x8U | V128Load16x4S | V128Load16x4U | V128Load32x2S
-            | V128Load32x2U | V128Load64Splat | V128Load64Zero => 8,
+            V128Load8x8S | V128Load8x8U | V128Load16x4S | V128Load16x4U | V128Load32x2S | V128Load32x2U
+            | V128Load64Splat | V128Load64Zero => 8,
         }
     }
 }
@@ -1006,9 +981,7 @@ pub fn binary(op: SimdBinary, a: u128, b: u128) -> u128 {
         F64x2Ge => cmp(a, b, |x: f64, y| x >= y),
         I8x16NarrowI16x8S => narrow(a, b, |x: i16| x.clamp(i8::MIN as i16, i8::MAX as i16) as i8),
         I8x16NarrowI16x8U => narrow(a, b, |x: i16| x.clamp(0, u8::MAX as i16) as u8),
-        I16x8NarrowI32x4S => narrow(a, b, |x: i32| {
-            x.clamp(i16::MIN as i32, i16::MAX as i32) as i16
-        }),
+        I16x8NarrowI32x4S => narrow(a, b, |x: i32| x.clamp(i16::MIN as i32, i16::MAX as i32) as i16),
         I16x8NarrowI32x4U => narrow(a, b, |x: i32| x.clamp(0, u16::MAX as i32) as u16),
         I8x16Add => zip(a, b, u8::wrapping_add),
         I8x16AddSatS => zip(a, b, i8::saturating_add),
@@ -1047,9 +1020,9 @@ pub fn binary(op: SimdBinary, a: u128, b: u128) -> u128 {
         I32x4MinU => zip(a, b, |x: u32, y| x.min(y)),
         I32x4MaxS => zip(a, b, |x: i32, y| x.max(y)),
         I32x4MaxU => zip(a, b, |x: u32, y| x.max(y)),
-        I32x4DotI16x8S => pairwise(a, b, |a0: i16, a1, b0, b1| {
-            (a0 as i32 * b0 as i32).wrapping_add(a1 as i32 * b1 as i32)
-        }),
+        I32x4DotI16x8S => {
+            pairwise(a, b, |a0: i16, a1, b0, b1| (a0 as i32 * b0 as i32).wrapping_add(a1 as i32 * b1 as i32))
+        }
         I32x4ExtMulLowI16x8S => widen2(a, b, false, |x: i16, y| x as i32 * y as i32),
         I32x4ExtMulHighI16x8S => widen2(a, b, true, |x: i16, y| x as i32 * y as i32),
         I32x4ExtMulLowI16x8U => widen2(a, b, false, |x: u16, y| x as u32 * y as u32),
@@ -1182,14 +1155,10 @@ mod tests {
         u128::from_le_bytes(l)
     }
     fn v16(l: [i16; 8]) -> u128 {
-        l.iter()
-            .rev()
-            .fold(0, |acc, &x| acc << 16 | x as u16 as u128)
+        l.iter().rev().fold(0, |acc, &x| acc << 16 | x as u16 as u128)
     }
     fn v32(l: [i32; 4]) -> u128 {
-        l.iter()
-            .rev()
-            .fold(0, |acc, &x| acc << 32 | x as u32 as u128)
+        l.iter().rev().fold(0, |acc, &x| acc << 32 | x as u32 as u128)
     }
     fn v64(l: [i64; 2]) -> u128 {
         (l[1] as u64 as u128) << 64 | l[0] as u64 as u128
@@ -1217,14 +1186,8 @@ mod tests {
         assert_eq!(v, 0x100f0e0d_0c0b0a09_08070605_04030201);
         assert_eq!(extract_lane(SimdExtract::I8x16ExtractLaneU, v, 0), 1);
         assert_eq!(extract_lane(SimdExtract::I16x8ExtractLaneU, v, 1), 0x0403);
-        assert_eq!(
-            extract_lane(SimdExtract::I32x4ExtractLane, v, 3),
-            0x100f0e0d
-        );
-        assert_eq!(
-            extract_lane(SimdExtract::I64x2ExtractLane, v, 1),
-            0x100f0e0d_0c0b0a09
-        );
+        assert_eq!(extract_lane(SimdExtract::I32x4ExtractLane, v, 3), 0x100f0e0d);
+        assert_eq!(extract_lane(SimdExtract::I64x2ExtractLane, v, 1), 0x100f0e0d_0c0b0a09);
         assert_eq!(v16([1, -1, 0, 0, 0, 0, 0, 0]), 0xffff_0001);
     }
 
@@ -1233,29 +1196,14 @@ mod tests {
         let a = 0xff00_ff00_0000_0000_0000_0000_1234_5678u128;
         let b = 0x0ff0_0ff0_0000_0000_0000_0000_ffff_0000u128;
         assert_eq!(unary(SimdUnary::V128Not, 0), u128::MAX);
-        assert_eq!(
-            bin(SimdBinary::V128And, a, b),
-            0x0f00_0f00_0000_0000_0000_0000_1234_0000
-        );
-        assert_eq!(
-            bin(SimdBinary::V128Or, a, b),
-            0xfff0_fff0_0000_0000_0000_0000_ffff_5678
-        );
-        assert_eq!(
-            bin(SimdBinary::V128Xor, a, b),
-            0xf0f0_f0f0_0000_0000_0000_0000_edcb_5678
-        );
-        assert_eq!(
-            bin(SimdBinary::V128AndNot, a, b),
-            0xf000_f000_0000_0000_0000_0000_0000_5678
-        );
+        assert_eq!(bin(SimdBinary::V128And, a, b), 0x0f00_0f00_0000_0000_0000_0000_1234_0000);
+        assert_eq!(bin(SimdBinary::V128Or, a, b), 0xfff0_fff0_0000_0000_0000_0000_ffff_5678);
+        assert_eq!(bin(SimdBinary::V128Xor, a, b), 0xf0f0_f0f0_0000_0000_0000_0000_edcb_5678);
+        assert_eq!(bin(SimdBinary::V128AndNot, a, b), 0xf000_f000_0000_0000_0000_0000_0000_5678);
         // bitselect: bits of a where c = 1, of b where c = 0.
         let c = 0xffff_ffff_0000_0000_ffff_ffff_0000_0000u128;
         assert_eq!(ternary(SimdTernary::V128Bitselect, u128::MAX, 0, c), c);
-        assert_eq!(
-            ternary(SimdTernary::V128Bitselect, a, b, c),
-            0xff00_ff00_0000_0000_0000_0000_ffff_0000
-        );
+        assert_eq!(ternary(SimdTernary::V128Bitselect, a, b, c), 0xff00_ff00_0000_0000_0000_0000_ffff_0000);
     }
 
     #[test]
@@ -1273,18 +1221,10 @@ mod tests {
         assert_eq!([r[0], r[1], r[3]], [0, 0, 2.0f32.to_bits()]);
         assert!(f32::from_bits(r[2]).is_nan());
         // f64x2: min(1, NaN) = NaN; min(-0, +0) = -0; max(-0, +0) = +0.
-        let r = get_f64s(bin(
-            SimdBinary::F64x2Min,
-            f64s([1.0, -0.0]),
-            f64s([f64::NAN, 0.0]),
-        ));
+        let r = get_f64s(bin(SimdBinary::F64x2Min, f64s([1.0, -0.0]), f64s([f64::NAN, 0.0])));
         assert!(f64::from_bits(r[0]).is_nan());
         assert_eq!(r[1], 0x8000_0000_0000_0000);
-        let r = get_f64s(bin(
-            SimdBinary::F64x2Max,
-            f64s([1.0, -0.0]),
-            f64s([f64::NAN, 0.0]),
-        ));
+        let r = get_f64s(bin(SimdBinary::F64x2Max, f64s([1.0, -0.0]), f64s([f64::NAN, 0.0])));
         assert!(f64::from_bits(r[0]).is_nan());
         assert_eq!(r[1], 0);
     }
@@ -1303,14 +1243,8 @@ mod tests {
         assert!(f32::from_bits(r[0]).is_nan());
         assert_eq!(&r[1..], &[1.0f32.to_bits(), 0x8000_0000, 0]);
         // f64: pmin(3, 2) = 2, pmax(3, 4) = 4.
-        assert_eq!(
-            bin(SimdBinary::F64x2PMin, f64s([3.0, 3.0]), f64s([2.0, 4.0])),
-            f64s([2.0, 3.0])
-        );
-        assert_eq!(
-            bin(SimdBinary::F64x2PMax, f64s([3.0, 3.0]), f64s([2.0, 4.0])),
-            f64s([3.0, 4.0])
-        );
+        assert_eq!(bin(SimdBinary::F64x2PMin, f64s([3.0, 3.0]), f64s([2.0, 4.0])), f64s([2.0, 3.0]));
+        assert_eq!(bin(SimdBinary::F64x2PMax, f64s([3.0, 3.0]), f64s([2.0, 4.0])), f64s([3.0, 4.0]));
     }
 
     #[test]
@@ -1318,61 +1252,22 @@ mod tests {
         // nearest: 0.5 -> +0, -0.5 -> -0, 2.5 -> 2, -0.4 -> -0.
         let r = unary(SimdUnary::F32x4Nearest, f32s([0.5, -0.5, 2.5, -0.4]));
         assert_eq!(r, f32s([0.0, -0.0, 2.0, -0.0]));
-        assert_eq!(
-            unary(SimdUnary::F64x2Nearest, f64s([-1.5, 3.5])),
-            f64s([-2.0, 4.0])
-        );
-        assert_eq!(
-            unary(SimdUnary::F32x4Ceil, f32s([-0.5, 0.1, -1.5, 7.0])),
-            f32s([-0.0, 1.0, -1.0, 7.0])
-        );
-        assert_eq!(
-            unary(SimdUnary::F32x4Floor, f32s([-0.5, 0.1, -1.5, 7.0])),
-            f32s([-1.0, 0.0, -2.0, 7.0])
-        );
-        assert_eq!(
-            unary(SimdUnary::F32x4Trunc, f32s([-0.5, 0.9, -1.5, 7.0])),
-            f32s([-0.0, 0.0, -1.0, 7.0])
-        );
-        assert_eq!(
-            unary(SimdUnary::F64x2Ceil, f64s([-0.5, 1.1])),
-            f64s([-0.0, 2.0])
-        );
-        assert_eq!(
-            unary(SimdUnary::F64x2Floor, f64s([-0.5, 1.1])),
-            f64s([-1.0, 1.0])
-        );
-        assert_eq!(
-            unary(SimdUnary::F64x2Trunc, f64s([-0.5, 1.9])),
-            f64s([-0.0, 1.0])
-        );
-        assert_eq!(
-            unary(SimdUnary::F32x4Sqrt, f32s([4.0, 9.0, -0.0, 0.25])),
-            f32s([2.0, 3.0, -0.0, 0.5])
-        );
-        assert_eq!(
-            unary(SimdUnary::F64x2Sqrt, f64s([16.0, 0.0])),
-            f64s([4.0, 0.0])
-        );
+        assert_eq!(unary(SimdUnary::F64x2Nearest, f64s([-1.5, 3.5])), f64s([-2.0, 4.0]));
+        assert_eq!(unary(SimdUnary::F32x4Ceil, f32s([-0.5, 0.1, -1.5, 7.0])), f32s([-0.0, 1.0, -1.0, 7.0]));
+        assert_eq!(unary(SimdUnary::F32x4Floor, f32s([-0.5, 0.1, -1.5, 7.0])), f32s([-1.0, 0.0, -2.0, 7.0]));
+        assert_eq!(unary(SimdUnary::F32x4Trunc, f32s([-0.5, 0.9, -1.5, 7.0])), f32s([-0.0, 0.0, -1.0, 7.0]));
+        assert_eq!(unary(SimdUnary::F64x2Ceil, f64s([-0.5, 1.1])), f64s([-0.0, 2.0]));
+        assert_eq!(unary(SimdUnary::F64x2Floor, f64s([-0.5, 1.1])), f64s([-1.0, 1.0]));
+        assert_eq!(unary(SimdUnary::F64x2Trunc, f64s([-0.5, 1.9])), f64s([-0.0, 1.0]));
+        assert_eq!(unary(SimdUnary::F32x4Sqrt, f32s([4.0, 9.0, -0.0, 0.25])), f32s([2.0, 3.0, -0.0, 0.5]));
+        assert_eq!(unary(SimdUnary::F64x2Sqrt, f64s([16.0, 0.0])), f64s([4.0, 0.0]));
         // abs/neg are bit ops: a signalling NaN's payload survives.
         let snan = 0x7f80_0001u32;
         let v = v32([snan as i32, 0xff80_0001u32 as i32, 0, i32::MIN]);
-        assert_eq!(
-            unary(SimdUnary::F32x4Abs, v),
-            v32([snan as i32, snan as i32, 0, 0])
-        );
-        assert_eq!(
-            unary(SimdUnary::F32x4Neg, v),
-            v32([0xff80_0001u32 as i32, snan as i32, i32::MIN, 0])
-        );
-        assert_eq!(
-            unary(SimdUnary::F64x2Neg, f64s([1.0, -0.0])),
-            f64s([-1.0, 0.0])
-        );
-        assert_eq!(
-            unary(SimdUnary::F64x2Abs, f64s([-1.0, -0.0])),
-            f64s([1.0, 0.0])
-        );
+        assert_eq!(unary(SimdUnary::F32x4Abs, v), v32([snan as i32, snan as i32, 0, 0]));
+        assert_eq!(unary(SimdUnary::F32x4Neg, v), v32([0xff80_0001u32 as i32, snan as i32, i32::MIN, 0]));
+        assert_eq!(unary(SimdUnary::F64x2Neg, f64s([1.0, -0.0])), f64s([-1.0, 0.0]));
+        assert_eq!(unary(SimdUnary::F64x2Abs, f64s([-1.0, -0.0])), f64s([1.0, 0.0]));
     }
 
     #[test]
@@ -1400,36 +1295,16 @@ mod tests {
         assert_eq!(bin(SimdBinary::F64x2Ne, a, b), v64([0, -1]));
         assert_eq!(bin(SimdBinary::F64x2Le, a, b), v64([-1, 0]));
         assert_eq!(bin(SimdBinary::F64x2Ge, a, b), v64([-1, 0]));
+        assert_eq!(bin(SimdBinary::F64x2Lt, f64s([1.0, 2.0]), f64s([2.0, 1.0])), v64([-1, 0]));
+        assert_eq!(bin(SimdBinary::F64x2Gt, f64s([1.0, 2.0]), f64s([2.0, 1.0])), v64([0, -1]));
+        assert_eq!(bin(SimdBinary::F64x2Mul, f64s([1.5, -2.0]), f64s([2.0, 0.25])), f64s([3.0, -0.5]));
+        assert_eq!(bin(SimdBinary::F64x2Sub, f64s([1.5, -2.0]), f64s([2.0, 0.25])), f64s([-0.5, -2.25]));
         assert_eq!(
-            bin(SimdBinary::F64x2Lt, f64s([1.0, 2.0]), f64s([2.0, 1.0])),
-            v64([-1, 0])
-        );
-        assert_eq!(
-            bin(SimdBinary::F64x2Gt, f64s([1.0, 2.0]), f64s([2.0, 1.0])),
-            v64([0, -1])
-        );
-        assert_eq!(
-            bin(SimdBinary::F64x2Mul, f64s([1.5, -2.0]), f64s([2.0, 0.25])),
-            f64s([3.0, -0.5])
-        );
-        assert_eq!(
-            bin(SimdBinary::F64x2Sub, f64s([1.5, -2.0]), f64s([2.0, 0.25])),
-            f64s([-0.5, -2.25])
-        );
-        assert_eq!(
-            bin(
-                SimdBinary::F32x4Mul,
-                f32s([2.0; 4]),
-                f32s([1.0, 2.0, 3.0, -4.0])
-            ),
+            bin(SimdBinary::F32x4Mul, f32s([2.0; 4]), f32s([1.0, 2.0, 3.0, -4.0])),
             f32s([2.0, 4.0, 6.0, -8.0])
         );
         assert_eq!(
-            bin(
-                SimdBinary::F32x4Sub,
-                f32s([2.0; 4]),
-                f32s([1.0, 2.0, 3.0, -4.0])
-            ),
+            bin(SimdBinary::F32x4Sub, f32s([2.0; 4]), f32s([1.0, 2.0, 3.0, -4.0])),
             f32s([1.0, 0.0, -1.0, 6.0])
         );
     }
@@ -1506,14 +1381,8 @@ mod tests {
         assert_eq!(bin(SimdBinary::I64x2LeS, a, b), v64([-1, -1]));
         assert_eq!(bin(SimdBinary::I64x2GeS, a, b), v64([0, -1]));
         // abs: MIN stays MIN, -5 -> 5.
-        assert_eq!(
-            unary(SimdUnary::I64x2Abs, v64([i64::MIN, -5])),
-            v64([i64::MIN, 5])
-        );
-        assert_eq!(
-            unary(SimdUnary::I64x2Neg, v64([i64::MIN, -5])),
-            v64([i64::MIN, 5])
-        );
+        assert_eq!(unary(SimdUnary::I64x2Abs, v64([i64::MIN, -5])), v64([i64::MIN, 5]));
+        assert_eq!(unary(SimdUnary::I64x2Neg, v64([i64::MIN, -5])), v64([i64::MIN, 5]));
         assert_eq!(test(SimdTest::I64x2AllTrue, v64([1, -1])), 1);
         assert_eq!(test(SimdTest::I64x2AllTrue, v64([0, -1])), 0);
         // bitmask: lane 0 = MIN (sign 1), lane 1 = 7 (sign 0) -> 0b01.
@@ -1549,14 +1418,8 @@ mod tests {
             unary(SimdUnary::I16x8Neg, v16([i16::MIN, -2, 3, 0, 0, 0, 0, 0])),
             v16([i16::MIN, 2, -3, 0, 0, 0, 0, 0])
         );
-        assert_eq!(
-            unary(SimdUnary::I32x4Abs, v32([i32::MIN, -9, 9, 0])),
-            v32([i32::MIN, 9, 9, 0])
-        );
-        assert_eq!(
-            unary(SimdUnary::I32x4Neg, v32([i32::MIN, -9, 9, 0])),
-            v32([i32::MIN, 9, -9, 0])
-        );
+        assert_eq!(unary(SimdUnary::I32x4Abs, v32([i32::MIN, -9, 9, 0])), v32([i32::MIN, 9, 9, 0]));
+        assert_eq!(unary(SimdUnary::I32x4Neg, v32([i32::MIN, -9, 9, 0])), v32([i32::MIN, 9, -9, 0]));
     }
 
     #[test]
@@ -1589,43 +1452,19 @@ mod tests {
         // sub_sat_s of b - a: 0, 0, 1 - 127 = -126, 0. Then -128 - 1 saturates to -128.
         w[..4].copy_from_slice(&[0, 0, (-126i8) as u8, 0]);
         assert_eq!(bin(SimdBinary::I8x16SubSatS, v8(b), v8(a)), v8(w));
-        assert_eq!(
-            bin(SimdBinary::I8x16SubSatS, v8([0x80; 16]), v8([1; 16])),
-            v8([0x80; 16])
-        );
+        assert_eq!(bin(SimdBinary::I8x16SubSatS, v8([0x80; 16]), v8([1; 16])), v8([0x80; 16]));
         // sub_sat_u: 1 - 127 -> 0; 5 - 3 = 2.
         assert_eq!(bin(SimdBinary::I8x16SubSatU, v8([1; 16]), v8([127; 16])), 0);
-        assert_eq!(
-            bin(SimdBinary::I8x16SubSatU, v8([5; 16]), v8([3; 16])),
-            v8([2; 16])
-        );
-        assert_eq!(
-            bin(SimdBinary::I8x16Sub, v8([1; 16]), v8([2; 16])),
-            v8([0xff; 16])
-        );
+        assert_eq!(bin(SimdBinary::I8x16SubSatU, v8([5; 16]), v8([3; 16])), v8([2; 16]));
+        assert_eq!(bin(SimdBinary::I8x16Sub, v8([1; 16]), v8([2; 16])), v8([0xff; 16]));
         // i16: 32767 + 1 -> 32767 (s), 65535 + 1 -> 65535 (u), -32768 - 1 -> -32768 (s),
         // 0 - 1 -> 0 (u).
-        assert_eq!(
-            bin(SimdBinary::I16x8AddSatS, v16([i16::MAX; 8]), v16([1; 8])),
-            v16([i16::MAX; 8])
-        );
-        assert_eq!(
-            bin(SimdBinary::I16x8AddSatU, v16([-1; 8]), v16([1; 8])),
-            v16([-1; 8])
-        );
-        assert_eq!(
-            bin(SimdBinary::I16x8SubSatS, v16([i16::MIN; 8]), v16([1; 8])),
-            v16([i16::MIN; 8])
-        );
+        assert_eq!(bin(SimdBinary::I16x8AddSatS, v16([i16::MAX; 8]), v16([1; 8])), v16([i16::MAX; 8]));
+        assert_eq!(bin(SimdBinary::I16x8AddSatU, v16([-1; 8]), v16([1; 8])), v16([-1; 8]));
+        assert_eq!(bin(SimdBinary::I16x8SubSatS, v16([i16::MIN; 8]), v16([1; 8])), v16([i16::MIN; 8]));
         assert_eq!(bin(SimdBinary::I16x8SubSatU, v16([0; 8]), v16([1; 8])), 0);
-        assert_eq!(
-            bin(SimdBinary::I16x8Add, v16([i16::MAX; 8]), v16([1; 8])),
-            v16([i16::MIN; 8])
-        );
-        assert_eq!(
-            bin(SimdBinary::I16x8Sub, v16([i16::MIN; 8]), v16([1; 8])),
-            v16([i16::MAX; 8])
-        );
+        assert_eq!(bin(SimdBinary::I16x8Add, v16([i16::MAX; 8]), v16([1; 8])), v16([i16::MIN; 8]));
+        assert_eq!(bin(SimdBinary::I16x8Sub, v16([i16::MIN; 8]), v16([1; 8])), v16([i16::MAX; 8]));
     }
 
     #[test]
@@ -1639,23 +1478,11 @@ mod tests {
         assert_eq!(bin(SimdBinary::I8x16MaxU, a, b), a);
         // avgr_u: (255 + 1 + 1) / 2 = 128 (no overflow), (2 + 3 + 1) / 2 = 3, (0 + 1 + 1) / 2 = 1.
         assert_eq!(bin(SimdBinary::I8x16AvgrU, a, b), v8([128; 16]));
-        assert_eq!(
-            bin(SimdBinary::I8x16AvgrU, v8([2; 16]), v8([3; 16])),
-            v8([3; 16])
-        );
-        assert_eq!(
-            bin(SimdBinary::I8x16AvgrU, v8([0; 16]), v8([1; 16])),
-            v8([1; 16])
-        );
+        assert_eq!(bin(SimdBinary::I8x16AvgrU, v8([2; 16]), v8([3; 16])), v8([3; 16]));
+        assert_eq!(bin(SimdBinary::I8x16AvgrU, v8([0; 16]), v8([1; 16])), v8([1; 16]));
         // i16 avgr_u: (65535 + 65535 + 1) / 2 = 65535; (0 + 65535 + 1) / 2 = 32768.
-        assert_eq!(
-            bin(SimdBinary::I16x8AvgrU, v16([-1; 8]), v16([-1; 8])),
-            v16([-1; 8])
-        );
-        assert_eq!(
-            bin(SimdBinary::I16x8AvgrU, v16([0; 8]), v16([-1; 8])),
-            v16([i16::MIN; 8])
-        );
+        assert_eq!(bin(SimdBinary::I16x8AvgrU, v16([-1; 8]), v16([-1; 8])), v16([-1; 8]));
+        assert_eq!(bin(SimdBinary::I16x8AvgrU, v16([0; 8]), v16([-1; 8])), v16([i16::MIN; 8]));
         let a = v16([-1; 8]);
         let b = v16([1; 8]);
         assert_eq!(bin(SimdBinary::I16x8MinS, a, b), a);
@@ -1673,17 +1500,10 @@ mod tests {
     #[test]
     fn mul_add_sub_wide_lanes() {
         // i16 mul wraps: 300 * 300 = 90000 = 0x15f90 -> 0x5f90 = 24464.
-        assert_eq!(
-            bin(SimdBinary::I16x8Mul, v16([300; 8]), v16([300; 8])),
-            v16([24464; 8])
-        );
+        assert_eq!(bin(SimdBinary::I16x8Mul, v16([300; 8]), v16([300; 8])), v16([24464; 8]));
         // i32 mul wraps: 0x10000 * 0x10000 = 2^32 -> 0; 3 * -4 = -12.
         assert_eq!(
-            bin(
-                SimdBinary::I32x4Mul,
-                v32([0x10000, 3, 0, 0]),
-                v32([0x10000, -4, 0, 0])
-            ),
+            bin(SimdBinary::I32x4Mul, v32([0x10000, 3, 0, 0]), v32([0x10000, -4, 0, 0])),
             v32([0, -12, 0, 0])
         );
         assert_eq!(
@@ -1695,18 +1515,9 @@ mod tests {
             v32([i32::MAX, 0, 1, 2])
         );
         // i64: MAX + 1 = MIN; 2^32 * 2^32 = 2^64 -> 0; -3 * 5 = -15.
-        assert_eq!(
-            bin(SimdBinary::I64x2Add, v64([i64::MAX, 1]), v64([1, 1])),
-            v64([i64::MIN, 2])
-        );
-        assert_eq!(
-            bin(SimdBinary::I64x2Sub, v64([i64::MIN, 1]), v64([1, 3])),
-            v64([i64::MAX, -2])
-        );
-        assert_eq!(
-            bin(SimdBinary::I64x2Mul, v64([1 << 32, -3]), v64([1 << 32, 5])),
-            v64([0, -15])
-        );
+        assert_eq!(bin(SimdBinary::I64x2Add, v64([i64::MAX, 1]), v64([1, 1])), v64([i64::MIN, 2]));
+        assert_eq!(bin(SimdBinary::I64x2Sub, v64([i64::MIN, 1]), v64([1, 3])), v64([i64::MAX, -2]));
+        assert_eq!(bin(SimdBinary::I64x2Mul, v64([1 << 32, -3]), v64([1 << 32, 5])), v64([0, -15]));
     }
 
     #[test]
@@ -1729,10 +1540,7 @@ mod tests {
             v16([i16::MIN, i16::MAX, i16::MAX, -1, 7, 8, 9, 10])
         );
         // u: -40000 -> 0, 40000, 65535 -> 0xffff, -1 -> 0.
-        assert_eq!(
-            bin(SimdBinary::I16x8NarrowI32x4U, a, b),
-            v16([0, 40000u16 as i16, -1, 0, 7, 8, 9, 10])
-        );
+        assert_eq!(bin(SimdBinary::I16x8NarrowI32x4U, a, b), v16([0, 40000u16 as i16, -1, 0, 7, 8, 9, 10]));
     }
 
     #[test]
@@ -1758,10 +1566,7 @@ mod tests {
         // r3 = 2^30 + 2^30 = 2^31 -> wraps to i32::MIN.
         let a = v16([1, 2, 3, 4, -5, 6, i16::MIN, i16::MIN]);
         let b = v16([7, 8, 9, 10, 11, -12, i16::MIN, i16::MIN]);
-        assert_eq!(
-            bin(SimdBinary::I32x4DotI16x8S, a, b),
-            v32([23, 67, -127, i32::MIN])
-        );
+        assert_eq!(bin(SimdBinary::I32x4DotI16x8S, a, b), v32([23, 67, -127, i32::MIN]));
     }
 
     #[test]
@@ -1774,10 +1579,7 @@ mod tests {
         // low_s: -2 * -1 = 2; high_s: 3 * -1 = -3; low_u: 254 * 255 = 64770; high_u: 765.
         assert_eq!(bin(SimdBinary::I16x8ExtMulLowI8x16S, a, b), v16([2; 8]));
         assert_eq!(bin(SimdBinary::I16x8ExtMulHighI8x16S, a, b), v16([-3; 8]));
-        assert_eq!(
-            bin(SimdBinary::I16x8ExtMulLowI8x16U, a, b),
-            v16([64770u16 as i16; 8])
-        );
+        assert_eq!(bin(SimdBinary::I16x8ExtMulLowI8x16U, a, b), v16([64770u16 as i16; 8]));
         assert_eq!(bin(SimdBinary::I16x8ExtMulHighI8x16U, a, b), v16([765; 8]));
         // i16 lanes: a = [-2, -2, -2, -2, 3, 3, 3, 3], b = all -1 (0xffff).
         let a = v16([-2, -2, -2, -2, 3, 3, 3, 3]);
@@ -1785,33 +1587,18 @@ mod tests {
         assert_eq!(bin(SimdBinary::I32x4ExtMulLowI16x8S, a, b), v32([2; 4]));
         assert_eq!(bin(SimdBinary::I32x4ExtMulHighI16x8S, a, b), v32([-3; 4]));
         // 65534 * 65535 = 4294770690 = 0xfffd0002; 3 * 65535 = 196605.
-        assert_eq!(
-            bin(SimdBinary::I32x4ExtMulLowI16x8U, a, b),
-            v32([0xfffd_0002u32 as i32; 4])
-        );
-        assert_eq!(
-            bin(SimdBinary::I32x4ExtMulHighI16x8U, a, b),
-            v32([196605; 4])
-        );
+        assert_eq!(bin(SimdBinary::I32x4ExtMulLowI16x8U, a, b), v32([0xfffd_0002u32 as i32; 4]));
+        assert_eq!(bin(SimdBinary::I32x4ExtMulHighI16x8U, a, b), v32([196605; 4]));
         // i32 lanes: a = [-2, -2, MIN, 3], b = [-1, -1, MIN, -1].
         let a = v32([-2, -2, i32::MIN, 3]);
         let b = v32([-1, -1, i32::MIN, -1]);
         assert_eq!(bin(SimdBinary::I64x2ExtMulLowI32x4S, a, b), v64([2, 2]));
         // high_s: MIN * MIN = 2^62; 3 * -1 = -3.
-        assert_eq!(
-            bin(SimdBinary::I64x2ExtMulHighI32x4S, a, b),
-            v64([1 << 62, -3])
-        );
+        assert_eq!(bin(SimdBinary::I64x2ExtMulHighI32x4S, a, b), v64([1 << 62, -3]));
         // low_u: 0xfffffffe * 0xffffffff = 0xfffffffd_00000002.
-        assert_eq!(
-            bin(SimdBinary::I64x2ExtMulLowI32x4U, a, b),
-            v64([0xffff_fffd_0000_0002u64 as i64; 2])
-        );
+        assert_eq!(bin(SimdBinary::I64x2ExtMulLowI32x4U, a, b), v64([0xffff_fffd_0000_0002u64 as i64; 2]));
         // high_u: 2^31 * 2^31 = 2^62; 3 * 0xffffffff = 0x2_ffff_fffd.
-        assert_eq!(
-            bin(SimdBinary::I64x2ExtMulHighI32x4U, a, b),
-            v64([1 << 62, 0x2_ffff_fffd])
-        );
+        assert_eq!(bin(SimdBinary::I64x2ExtMulHighI32x4U, a, b), v64([1 << 62, 0x2_ffff_fffd]));
     }
 
     #[test]
@@ -1834,45 +1621,18 @@ mod tests {
             v16([256, 256, 256, 256, 254, 254, 254, 254])
         );
         let a = v16([-1, -1, 2, 3, i16::MIN, i16::MIN, -1, 5]);
-        assert_eq!(
-            unary(SimdUnary::I32x4ExtendLowI16x8S, a),
-            v32([-1, -1, 2, 3])
-        );
-        assert_eq!(
-            unary(SimdUnary::I32x4ExtendLowI16x8U, a),
-            v32([65535, 65535, 2, 3])
-        );
-        assert_eq!(
-            unary(SimdUnary::I32x4ExtendHighI16x8S, a),
-            v32([-32768, -32768, -1, 5])
-        );
-        assert_eq!(
-            unary(SimdUnary::I32x4ExtendHighI16x8U, a),
-            v32([32768, 32768, 65535, 5])
-        );
+        assert_eq!(unary(SimdUnary::I32x4ExtendLowI16x8S, a), v32([-1, -1, 2, 3]));
+        assert_eq!(unary(SimdUnary::I32x4ExtendLowI16x8U, a), v32([65535, 65535, 2, 3]));
+        assert_eq!(unary(SimdUnary::I32x4ExtendHighI16x8S, a), v32([-32768, -32768, -1, 5]));
+        assert_eq!(unary(SimdUnary::I32x4ExtendHighI16x8U, a), v32([32768, 32768, 65535, 5]));
         // pairs: (-1,-1) s -2 u 131070; (2,3) 5; (MIN,MIN) s -65536 u 65536; (-1,5) s 4 u 65540.
-        assert_eq!(
-            unary(SimdUnary::I32x4ExtAddPairwiseI16x8S, a),
-            v32([-2, 5, -65536, 4])
-        );
-        assert_eq!(
-            unary(SimdUnary::I32x4ExtAddPairwiseI16x8U, a),
-            v32([131070, 5, 65536, 65540])
-        );
+        assert_eq!(unary(SimdUnary::I32x4ExtAddPairwiseI16x8S, a), v32([-2, 5, -65536, 4]));
+        assert_eq!(unary(SimdUnary::I32x4ExtAddPairwiseI16x8U, a), v32([131070, 5, 65536, 65540]));
         let a = v32([-1, 2, i32::MIN, 7]);
         assert_eq!(unary(SimdUnary::I64x2ExtendLowI32x4S, a), v64([-1, 2]));
-        assert_eq!(
-            unary(SimdUnary::I64x2ExtendLowI32x4U, a),
-            v64([0xffff_ffff, 2])
-        );
-        assert_eq!(
-            unary(SimdUnary::I64x2ExtendHighI32x4S, a),
-            v64([i32::MIN as i64, 7])
-        );
-        assert_eq!(
-            unary(SimdUnary::I64x2ExtendHighI32x4U, a),
-            v64([0x8000_0000, 7])
-        );
+        assert_eq!(unary(SimdUnary::I64x2ExtendLowI32x4U, a), v64([0xffff_ffff, 2]));
+        assert_eq!(unary(SimdUnary::I64x2ExtendHighI32x4S, a), v64([i32::MIN as i64, 7]));
+        assert_eq!(unary(SimdUnary::I64x2ExtendHighI32x4U, a), v64([0x8000_0000, 7]));
     }
 
     #[test]
@@ -1891,14 +1651,8 @@ mod tests {
         let a = v32([-16, 16, 1, i32::MIN]);
         // count 34 % 32 = 2: shl: -64, 64, 4, 0; shr_s: -4, 4, 0, MIN/4; shr_u: 0x3ffffffc, 4, 0, 2^29.
         assert_eq!(shift(SimdShift::I32x4Shl, a, 34), v32([-64, 64, 4, 0]));
-        assert_eq!(
-            shift(SimdShift::I32x4ShrS, a, 34),
-            v32([-4, 4, 0, -(1 << 29)])
-        );
-        assert_eq!(
-            shift(SimdShift::I32x4ShrU, a, 34),
-            v32([0x3fff_fffc, 4, 0, 1 << 29])
-        );
+        assert_eq!(shift(SimdShift::I32x4ShrS, a, 34), v32([-4, 4, 0, -(1 << 29)]));
+        assert_eq!(shift(SimdShift::I32x4ShrU, a, 34), v32([0x3fff_fffc, 4, 0, 1 << 29]));
         let a = v64([-2, 3]);
         // count 65 % 64 = 1; u32::MAX % 64 = 63.
         assert_eq!(shift(SimdShift::I64x2Shl, a, 65), v64([-4, 6]));
@@ -1919,28 +1673,16 @@ mod tests {
         assert_eq!(test(SimdTest::I8x16AllTrue, v), 0);
         assert_eq!(test(SimdTest::I16x8AllTrue, v), 1);
         assert_eq!(test(SimdTest::I8x16AllTrue, v8([1; 16])), 1);
-        assert_eq!(
-            test(SimdTest::I16x8AllTrue, v16([1, 1, 1, 1, 1, 1, 0, 1])),
-            0
-        );
+        assert_eq!(test(SimdTest::I16x8AllTrue, v16([1, 1, 1, 1, 1, 1, 0, 1])), 0);
         assert_eq!(test(SimdTest::I32x4AllTrue, v32([1, 1, 1, 0])), 0);
-        assert_eq!(
-            test(SimdTest::I32x4AllTrue, v32([1, -1, 1 << 16, 1 << 31])),
-            1
-        );
+        assert_eq!(test(SimdTest::I32x4AllTrue, v32([1, -1, 1 << 16, 1 << 31])), 1);
         // bitmask i8x16: sign bits of bytes -> bit i. Bytes 0x80 at lanes 0, 3, 15.
         let mut l = [0x7fu8; 16];
         l[0] = 0x80;
         l[3] = 0xff;
         l[15] = 0x80;
         assert_eq!(test(SimdTest::I8x16Bitmask, v8(l)), 0b1000_0000_0000_1001);
-        assert_eq!(
-            test(
-                SimdTest::I16x8Bitmask,
-                v16([-1, 1, -1, 1, 0, 0, 0, i16::MIN])
-            ),
-            0b1000_0101
-        );
+        assert_eq!(test(SimdTest::I16x8Bitmask, v16([-1, 1, -1, 1, 0, 0, 0, i16::MIN])), 0b1000_0101);
         assert_eq!(test(SimdTest::I32x4Bitmask, v32([1, -1, 0, -5])), 0b1010);
     }
 
@@ -1950,9 +1692,7 @@ mod tests {
         let a = v8(core::array::from_fn(|i| 0x10 + i as u8));
         let b = v8([0, 15, 16, 255, 3, 0x80, 1, 1, 2, 2, 17, 14, 5, 6, 7, 8]);
         // index >= 16 (16, 255, 0x80, 17) gives 0.
-        let want = v8([
-            0x10, 0x1f, 0, 0, 0x13, 0, 0x11, 0x11, 0x12, 0x12, 0, 0x1e, 0x15, 0x16, 0x17, 0x18,
-        ]);
+        let want = v8([0x10, 0x1f, 0, 0, 0x13, 0, 0x11, 0x11, 0x12, 0x12, 0, 0x1e, 0x15, 0x16, 0x17, 0x18]);
         assert_eq!(bin(SimdBinary::I8x16Swizzle, a, b), want);
     }
 
@@ -1960,44 +1700,23 @@ mod tests {
     fn conversions() {
         // trunc_sat f32 -> i32: NaN -> 0, 3e9 -> MAX, -3e9 -> MIN, -1.9 -> -1.
         let a = f32s([f32::NAN, 3e9, -3e9, -1.9]);
-        assert_eq!(
-            unary(SimdUnary::I32x4TruncSatF32x4S, a),
-            v32([0, i32::MAX, i32::MIN, -1])
-        );
+        assert_eq!(unary(SimdUnary::I32x4TruncSatF32x4S, a), v32([0, i32::MAX, i32::MIN, -1]));
         // u: NaN -> 0, 3e9 -> 3000000000, -3e9 -> 0, -1.9 -> 0.
-        assert_eq!(
-            unary(SimdUnary::I32x4TruncSatF32x4U, a),
-            v32([0, 3_000_000_000u32 as i32, 0, 0])
-        );
+        assert_eq!(unary(SimdUnary::I32x4TruncSatF32x4U, a), v32([0, 3_000_000_000u32 as i32, 0, 0]));
         // f64 -> i32 _zero: lanes 2, 3 are zero.
         let a = f64s([-2147483648.9, 1e10]);
-        assert_eq!(
-            unary(SimdUnary::I32x4TruncSatF64x2SZero, a),
-            v32([i32::MIN, i32::MAX, 0, 0])
-        );
-        assert_eq!(
-            unary(SimdUnary::I32x4TruncSatF64x2UZero, a),
-            v32([0, -1, 0, 0])
-        );
+        assert_eq!(unary(SimdUnary::I32x4TruncSatF64x2SZero, a), v32([i32::MIN, i32::MAX, 0, 0]));
+        assert_eq!(unary(SimdUnary::I32x4TruncSatF64x2UZero, a), v32([0, -1, 0, 0]));
         // convert i32 -> f32: 16777217 ties to even 16777216; as u32, -1 = 4294967295 -> 2^32.
         let a = v32([16777217, -1, 3, i32::MIN]);
-        assert_eq!(
-            unary(SimdUnary::F32x4ConvertI32x4S, a),
-            f32s([16777216.0, -1.0, 3.0, -2147483648.0])
-        );
+        assert_eq!(unary(SimdUnary::F32x4ConvertI32x4S, a), f32s([16777216.0, -1.0, 3.0, -2147483648.0]));
         assert_eq!(
             unary(SimdUnary::F32x4ConvertI32x4U, a),
             f32s([16777216.0, 4294967296.0, 3.0, 2147483648.0])
         );
         // convert_low: only lanes 0, 1.
-        assert_eq!(
-            unary(SimdUnary::F64x2ConvertLowI32x4S, a),
-            f64s([16777217.0, -1.0])
-        );
-        assert_eq!(
-            unary(SimdUnary::F64x2ConvertLowI32x4U, a),
-            f64s([16777217.0, 4294967295.0])
-        );
+        assert_eq!(unary(SimdUnary::F64x2ConvertLowI32x4S, a), f64s([16777217.0, -1.0]));
+        assert_eq!(unary(SimdUnary::F64x2ConvertLowI32x4U, a), f64s([16777217.0, 4294967295.0]));
     }
 
     #[test]
@@ -2006,10 +1725,7 @@ mod tests {
         let r = unary(SimdUnary::F32x4DemoteF64x2Zero, f64s([1.5, 1e300]));
         assert_eq!(r, f32s([1.5, f32::INFINITY, 0.0, 0.0]));
         // 1 + 2^-24 is the tie between 1 and 1 + 2^-23: to even (1.0). -0 stays -0.
-        let r = unary(
-            SimdUnary::F32x4DemoteF64x2Zero,
-            f64s([f64::from_bits(0x3ff0_0000_1000_0000), -0.0]),
-        );
+        let r = unary(SimdUnary::F32x4DemoteF64x2Zero, f64s([f64::from_bits(0x3ff0_0000_1000_0000), -0.0]));
         assert_eq!(r, f32s([1.0, -0.0, 0.0, 0.0]));
         // NaN stays NaN.
         let r = unary(SimdUnary::F32x4DemoteF64x2Zero, f64s([f64::NAN, 0.0]));
@@ -2025,78 +1741,42 @@ mod tests {
         // splat truncates to the lane width: 0x1234_5678 as i8 lanes -> 0x78 each.
         assert_eq!(splat(SimdSplat::I8x16Splat, 0x1234_5678), v8([0x78; 16]));
         assert_eq!(splat(SimdSplat::I16x8Splat, 0x1234_5678), v16([0x5678; 8]));
-        assert_eq!(
-            splat(SimdSplat::I32x4Splat, 0xdead_beef),
-            v32([0xdead_beefu32 as i32; 4])
-        );
+        assert_eq!(splat(SimdSplat::I32x4Splat, 0xdead_beef), v32([0xdead_beefu32 as i32; 4]));
         assert_eq!(splat(SimdSplat::I64x2Splat, u64::MAX), u128::MAX);
-        assert_eq!(
-            splat(SimdSplat::F32x4Splat, 1.5f32.to_bits() as u64),
-            f32s([1.5; 4])
-        );
-        assert_eq!(
-            splat(SimdSplat::F64x2Splat, (-2.0f64).to_bits()),
-            f64s([-2.0; 2])
-        );
+        assert_eq!(splat(SimdSplat::F32x4Splat, 1.5f32.to_bits() as u64), f32s([1.5; 4]));
+        assert_eq!(splat(SimdSplat::F64x2Splat, (-2.0f64).to_bits()), f64s([-2.0; 2]));
         // extract_lane_s/u: byte 0xf0 at lane 5 -> s: -16 as i32 = 0xfffffff0 (zero-extended
         // to u64), u: 0xf0.
         let mut l = [0u8; 16];
         l[5] = 0xf0;
         let v = v8(l);
-        assert_eq!(
-            extract_lane(SimdExtract::I8x16ExtractLaneS, v, 5),
-            0xffff_fff0
-        );
+        assert_eq!(extract_lane(SimdExtract::I8x16ExtractLaneS, v, 5), 0xffff_fff0);
         assert_eq!(extract_lane(SimdExtract::I8x16ExtractLaneU, v, 5), 0xf0);
         let v = v16([0, 0, 0, -2, 0, 0, 0, 0]);
-        assert_eq!(
-            extract_lane(SimdExtract::I16x8ExtractLaneS, v, 3),
-            0xffff_fffe
-        );
+        assert_eq!(extract_lane(SimdExtract::I16x8ExtractLaneS, v, 3), 0xffff_fffe);
         assert_eq!(extract_lane(SimdExtract::I16x8ExtractLaneU, v, 3), 0xfffe);
         let v = f32s([0.0, 0.0, -1.0, 0.0]);
-        assert_eq!(
-            extract_lane(SimdExtract::F32x4ExtractLane, v, 2),
-            0xbf80_0000
-        );
-        assert_eq!(
-            extract_lane(SimdExtract::I32x4ExtractLane, v, 2),
-            0xbf80_0000
-        );
+        assert_eq!(extract_lane(SimdExtract::F32x4ExtractLane, v, 2), 0xbf80_0000);
+        assert_eq!(extract_lane(SimdExtract::I32x4ExtractLane, v, 2), 0xbf80_0000);
         let v = f64s([0.0, -1.0]);
-        assert_eq!(
-            extract_lane(SimdExtract::F64x2ExtractLane, v, 1),
-            0xbff0_0000_0000_0000
-        );
+        assert_eq!(extract_lane(SimdExtract::F64x2ExtractLane, v, 1), 0xbff0_0000_0000_0000);
         assert_eq!(extract_lane(SimdExtract::I64x2ExtractLane, v, 0), 0);
         // replace_lane keeps other lanes and truncates the scalar.
         let base = u128::MAX;
         let mut w = [0xffu8; 16];
         w[7] = 0x34;
-        assert_eq!(
-            replace_lane(SimdReplace::I8x16ReplaceLane, base, 0x1234, 7),
-            v8(w)
-        );
+        assert_eq!(replace_lane(SimdReplace::I8x16ReplaceLane, base, 0x1234, 7), v8(w));
         assert_eq!(
             replace_lane(SimdReplace::I16x8ReplaceLane, base, 0x1_0002, 0),
             v16([2, -1, -1, -1, -1, -1, -1, -1])
         );
-        assert_eq!(
-            replace_lane(SimdReplace::I32x4ReplaceLane, base, 5, 3),
-            v32([-1, -1, -1, 5])
-        );
+        assert_eq!(replace_lane(SimdReplace::I32x4ReplaceLane, base, 5, 3), v32([-1, -1, -1, 5]));
         assert_eq!(
             replace_lane(SimdReplace::F32x4ReplaceLane, 0, 2.0f32.to_bits() as u64, 1),
             f32s([0.0, 2.0, 0.0, 0.0])
         );
-        assert_eq!(
-            replace_lane(SimdReplace::I64x2ReplaceLane, base, 9, 1),
-            v64([-1, 9])
-        );
-        assert_eq!(
-            replace_lane(SimdReplace::F64x2ReplaceLane, 0, 3.0f64.to_bits(), 0),
-            f64s([3.0, 0.0])
-        );
+        assert_eq!(replace_lane(SimdReplace::I64x2ReplaceLane, base, 9, 1), v64([-1, 9]));
+        assert_eq!(replace_lane(SimdReplace::F64x2ReplaceLane, 0, 3.0f64.to_bits(), 0), f64s([3.0, 0.0]));
     }
 
     #[test]
@@ -2104,37 +1784,19 @@ mod tests {
         use SimdLoad::*;
         // memory bytes 80 01 ff 7f 00 02 fe 03 read little-endian:
         let raw = u64::from_le_bytes([0x80, 0x01, 0xff, 0x7f, 0x00, 0x02, 0xfe, 0x03]);
-        assert_eq!(
-            load_transform(V128Load8x8S, raw),
-            v16([-128, 1, -1, 127, 0, 2, -2, 3])
-        );
-        assert_eq!(
-            load_transform(V128Load8x8U, raw),
-            v16([128, 1, 255, 127, 0, 2, 254, 3])
-        );
+        assert_eq!(load_transform(V128Load8x8S, raw), v16([-128, 1, -1, 127, 0, 2, -2, 3]));
+        assert_eq!(load_transform(V128Load8x8U, raw), v16([128, 1, 255, 127, 0, 2, 254, 3]));
         // i16 lanes: 0x0180, 0x7fff, 0x0200, 0x03fe.
-        assert_eq!(
-            load_transform(V128Load16x4S, raw),
-            v32([0x0180, 0x7fff, 0x0200, 0x03fe])
-        );
+        assert_eq!(load_transform(V128Load16x4S, raw), v32([0x0180, 0x7fff, 0x0200, 0x03fe]));
         let raw2 = u64::from_le_bytes([0x00, 0x80, 0xff, 0xff, 1, 0, 0, 0]);
         assert_eq!(load_transform(V128Load16x4S, raw2), v32([-32768, -1, 1, 0]));
-        assert_eq!(
-            load_transform(V128Load16x4U, raw2),
-            v32([32768, 65535, 1, 0])
-        );
+        assert_eq!(load_transform(V128Load16x4U, raw2), v32([32768, 65535, 1, 0]));
         // i32 lanes: 0xffff8000, 1.
         assert_eq!(load_transform(V128Load32x2S, raw2), v64([-32768, 1]));
         assert_eq!(load_transform(V128Load32x2U, raw2), v64([0xffff_8000, 1]));
         assert_eq!(load_transform(V128Load8Splat, 0xab), v8([0xab; 16]));
-        assert_eq!(
-            load_transform(V128Load16Splat, 0xabcd),
-            v16([0xabcdu16 as i16; 8])
-        );
-        assert_eq!(
-            load_transform(V128Load32Splat, 0x0102_0304),
-            v32([0x0102_0304; 4])
-        );
+        assert_eq!(load_transform(V128Load16Splat, 0xabcd), v16([0xabcdu16 as i16; 8]));
+        assert_eq!(load_transform(V128Load32Splat, 0x0102_0304), v32([0x0102_0304; 4]));
         assert_eq!(load_transform(V128Load64Splat, raw), v64([raw as i64; 2]));
         assert_eq!(load_transform(V128Load32Zero, 0xdead_beef), 0xdead_beef);
         assert_eq!(load_transform(V128Load64Zero, u64::MAX), u64::MAX as u128);
@@ -2225,10 +1887,7 @@ mod tests {
                     // The classified kind carries the same name as the operator.
                     if let Some(k) = c {
                         let dbg = alloc::format!("{k:?}");
-                        assert!(
-                            dbg.contains(&alloc::format!("({name}")),
-                            "{name} classified as {dbg}"
-                        );
+                        assert!(dbg.contains(&alloc::format!("({name}")), "{name} classified as {dbg}");
                     }
                     if let Some((k, m)) = l {
                         assert_eq!(alloc::format!("{k:?}"), *name);
@@ -2237,10 +1896,7 @@ mod tests {
                 }
                 "relaxed_simd" => {
                     n_relaxed += 1;
-                    assert!(
-                        c.is_none() && l.is_none() && !own,
-                        "relaxed {name} must not be handled"
-                    );
+                    assert!(c.is_none() && l.is_none() && !own, "relaxed {name} must not be handled");
                 }
                 other => panic!("unexpected proposal {other}"),
             }
@@ -2274,13 +1930,7 @@ mod tests {
 
     #[test]
     fn non_simd_operators_are_not_classified() {
-        for op in [
-            Operator::Nop,
-            Operator::I32Add,
-            Operator::F32Min,
-            Operator::I64Popcnt,
-            Operator::Drop,
-        ] {
+        for op in [Operator::Nop, Operator::I32Add, Operator::F32Min, Operator::I64Popcnt, Operator::Drop] {
             assert_eq!(classify(&op), None);
             assert!(classify_load(&op).is_none());
         }

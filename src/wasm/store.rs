@@ -3,12 +3,11 @@
 
 use alloc::boxed::Box;
 use alloc::format;
-use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use wasmparser::{ExternalKind, FuncType, GlobalType, MemoryType, RefType, TableType, ValType};
+use wasmparser::{ExternalKind, FuncType, GlobalType, MemoryType, TableType};
 
 use super::counters::Counters;
 use super::error::{ExecError, InstantiateError, Trap, TrapKind};
@@ -67,10 +66,7 @@ impl Caller<'_> {
     pub fn global(&self, index: u32) -> Option<Value> {
         let addr = *self.global_addrs.get(index as usize)?;
         let ty = self.global_types.get(index as usize)?;
-        Some(Value::from_slot(
-            ty.content_type,
-            self.globals[addr as usize],
-        ))
+        Some(Value::from_slot(ty.content_type, self.globals[addr as usize]))
     }
 
     /// Number of globals of the calling instance.
@@ -225,8 +221,7 @@ impl Store {
         if self.instruction_limit == u64::MAX {
             u64::MAX
         } else {
-            self.instruction_limit
-                .saturating_sub(self.counters.instructions)
+            self.instruction_limit.saturating_sub(self.counters.instructions)
         }
     }
 
@@ -247,11 +242,7 @@ impl Store {
         let type_id = self.intern(&ty);
         self.host_funcs.push(Box::new(f));
         let index = (self.host_funcs.len() - 1) as u32;
-        self.funcs.push(FuncInfo {
-            kind: FuncKind::Host { index },
-            ty,
-            type_id,
-        });
+        self.funcs.push(FuncInfo { kind: FuncKind::Host { index }, ty, type_id });
         Func((self.funcs.len() - 1) as u32)
     }
 
@@ -264,16 +255,9 @@ impl Store {
 
     /// Adds a table of `ty.initial` elements set to `init`.
     pub fn new_table(&mut self, ty: TableType, init: Value) -> Table {
-        let max = ty
-            .maximum
-            .unwrap_or(u32::MAX as u64)
-            .min(self.limits.max_table_elements as u64);
+        let max = ty.maximum.unwrap_or(u32::MAX as u64).min(self.limits.max_table_elements as u64);
         let init = init.to_slot() as u64;
-        self.tables.push(TableInst {
-            elems: vec![init; ty.initial as usize],
-            max,
-            ty,
-        });
+        self.tables.push(TableInst { elems: vec![init; ty.initial as usize], max, ty });
         Table((self.tables.len() - 1) as u32)
     }
 
@@ -290,11 +274,7 @@ impl Store {
             )));
         }
         let max_pages = ty.maximum.unwrap_or(65536).min(limit_pages);
-        self.memories.push(MemoryInst {
-            data: vec![0; (ty.initial * 65536) as usize],
-            max_pages,
-            ty,
-        });
+        self.memories.push(MemoryInst { data: vec![0; (ty.initial * 65536) as usize], max_pages, ty });
         Ok(Memory((self.memories.len() - 1) as u32))
     }
 
@@ -315,10 +295,7 @@ impl Store {
 
     /// A global's value.
     pub fn global_get(&self, g: Global) -> Value {
-        Value::from_slot(
-            self.global_types[g.0 as usize].content_type,
-            self.globals[g.0 as usize],
-        )
+        Value::from_slot(self.global_types[g.0 as usize].content_type, self.globals[g.0 as usize])
     }
 
     /// A global's type.
@@ -341,9 +318,7 @@ impl Store {
         let inst = &self.instances[i.0 as usize];
         let e = inst.module.exports.iter().find(|e| e.name == name)?;
         Some(match e.kind {
-            ExternalKind::Func | ExternalKind::FuncExact => {
-                Extern::Func(Func(inst.funcs[e.index as usize]))
-            }
+            ExternalKind::Func | ExternalKind::FuncExact => Extern::Func(Func(inst.funcs[e.index as usize])),
             ExternalKind::Table => Extern::Table(Table(inst.tables[e.index as usize])),
             ExternalKind::Memory => Extern::Memory(Memory(inst.memories[e.index as usize])),
             ExternalKind::Global => Extern::Global(Global(inst.globals[e.index as usize])),
@@ -361,18 +336,12 @@ impl Store {
 
     /// The instance's memory 0.
     pub fn instance_memory(&self, i: Instance) -> Option<Memory> {
-        self.instances[i.0 as usize]
-            .memories
-            .first()
-            .map(|&m| Memory(m))
+        self.instances[i.0 as usize].memories.first().map(|&m| Memory(m))
     }
 
     /// The instance's global `index` (its own index space, imported globals first).
     pub fn instance_global(&self, i: Instance, index: u32) -> Option<Global> {
-        self.instances[i.0 as usize]
-            .globals
-            .get(index as usize)
-            .map(|&g| Global(g))
+        self.instances[i.0 as usize].globals.get(index as usize).map(|&g| Global(g))
     }
 
     fn eval_const(&self, e: ConstExpr, globals: &[u32], funcs: &[u32]) -> u128 {
@@ -420,12 +389,7 @@ impl Store {
                 (ImportType::Table(t), Extern::Table(tb)) => {
                     let have = &self.tables[tb.0 as usize];
                     if have.ty.element_type != t.element_type
-                        || !limits_match(
-                            have.elems.len() as u64,
-                            have.ty.maximum,
-                            t.initial,
-                            t.maximum,
-                        )
+                        || !limits_match(have.elems.len() as u64, have.ty.maximum, t.initial, t.maximum)
                     {
                         return Err(bad());
                     }
@@ -433,12 +397,7 @@ impl Store {
                 }
                 (ImportType::Memory(t), Extern::Memory(m)) => {
                     let have = &self.memories[m.0 as usize];
-                    if !limits_match(
-                        have.data.len() as u64 / 65536,
-                        have.ty.maximum,
-                        t.initial,
-                        t.maximum,
-                    ) {
+                    if !limits_match(have.data.len() as u64 / 65536, have.ty.maximum, t.initial, t.maximum) {
                         return Err(bad());
                     }
                     memories.push(m.0);
@@ -453,20 +412,12 @@ impl Store {
             }
         }
         let inst_index = self.instances.len() as u32;
-        let type_ids: Vec<u32> = module
-            .types
-            .clone()
-            .iter()
-            .map(|t| self.intern(t))
-            .collect();
+        let type_ids: Vec<u32> = module.types.clone().iter().map(|t| self.intern(t)).collect();
         for (i, _) in module.funcs.iter().enumerate() {
             let index = module.num_imported_funcs + i as u32;
             let ty_idx = module.func_types[index as usize];
             self.funcs.push(FuncInfo {
-                kind: FuncKind::Wasm {
-                    instance: inst_index,
-                    index,
-                },
+                kind: FuncKind::Wasm { instance: inst_index, index },
                 ty: module.types[ty_idx as usize].clone(),
                 type_id: type_ids[ty_idx as usize],
             });
@@ -486,15 +437,8 @@ impl Store {
                     t_ty.initial, self.limits.max_table_elements
                 )));
             }
-            let max = t_ty
-                .maximum
-                .unwrap_or(u32::MAX as u64)
-                .min(self.limits.max_table_elements as u64);
-            self.tables.push(TableInst {
-                elems: vec![v as u64; t_ty.initial as usize],
-                max,
-                ty: *t_ty,
-            });
+            let max = t_ty.maximum.unwrap_or(u32::MAX as u64).min(self.limits.max_table_elements as u64);
+            self.tables.push(TableInst { elems: vec![v as u64; t_ty.initial as usize], max, ty: *t_ty });
             tables.push((self.tables.len() - 1) as u32);
         }
         for m_ty in &module.memories {
@@ -503,11 +447,8 @@ impl Store {
         }
         let mut segs = Segments::default();
         for e in &module.elems {
-            let items: Vec<u64> = e
-                .items
-                .iter()
-                .map(|&x| self.eval_const(x, &globals, &funcs) as u64)
-                .collect();
+            let items: Vec<u64> =
+                e.items.iter().map(|&x| self.eval_const(x, &globals, &funcs) as u64).collect();
             segs.elems.push(items);
         }
         segs.datas_dropped = vec![false; module.datas.len()];
@@ -535,8 +476,7 @@ impl Store {
                     if start + items.len() as u64 > table.elems.len() as u64 {
                         return Err(trap(TrapKind::TableOutOfBounds));
                     }
-                    table.elems[start as usize..start as usize + items.len()]
-                        .copy_from_slice(&items);
+                    table.elems[start as usize..start as usize + items.len()].copy_from_slice(&items);
                 }
                 SegmentMode::Declared => {
                     self.segments[inst_index as usize].elems[i].clear();
@@ -587,12 +527,7 @@ impl Store {
 
 /// Import subtyping of limits (2.0): the provided size is at least the required minimum, and if
 /// a maximum is required the provided one exists and is not larger.
-fn limits_match(
-    have_min: u64,
-    have_max: Option<u64>,
-    want_min: u64,
-    want_max: Option<u64>,
-) -> bool {
+fn limits_match(have_min: u64, have_max: Option<u64>, want_min: u64, want_max: Option<u64>) -> bool {
     if have_min < want_min {
         return false;
     }
@@ -602,6 +537,3 @@ fn limits_match(
         (Some(w), Some(h)) => h <= w,
     }
 }
-
-#[allow(dead_code)]
-pub(crate) fn _unused(_: RefType, _: ValType, _: String) {}

@@ -13,7 +13,7 @@ use alloc::vec::Vec;
 use wasmparser::{BlockType, FuncValidator, FunctionBody, Operator, ValidatorResources};
 
 use super::error::LoadError;
-use super::ir::{self, BranchTarget, LoadKind, Op, Slot, TargetKind};
+use super::ir::{self, BranchTarget, FRAME_SLOTS, LoadKind, Op, Slot, TargetKind};
 use super::limits::Limits;
 use super::module::{CompiledFunc, Module};
 use super::simd;
@@ -86,11 +86,7 @@ struct Translator<'m> {
 fn imm_const(dst: Slot, v: u32, is64: bool) -> Op {
     if is64 {
         let x = v as i32 as i64 as u64;
-        Op::Const64 {
-            dst,
-            lo: x as u32,
-            hi: (x >> 32) as u32,
-        }
+        Op::Const64 { dst, lo: x as u32, hi: (x >> 32) as u32 }
     } else {
         Op::Const32 { dst, value: v }
     }
@@ -113,24 +109,15 @@ pub(crate) fn translate_function(
     for _ in 0..locals.get_count() {
         let offset = locals.original_position();
         let (count, vt) = locals.read().map_err(LoadError::invalid)?;
-        fv.define_locals(offset, count, vt)
-            .map_err(LoadError::invalid)?;
+        fv.define_locals(offset, count, vt).map_err(LoadError::invalid)?;
         num_locals += count as u64;
-        if num_locals > limits.max_value_stack as u64 {
-            return Err(LoadError::limit(
-                offset,
-                format!("more than {} locals", limits.max_value_stack),
-            ));
+        if num_locals > (FRAME_SLOTS / 2) as u64 {
+            return Err(LoadError::limit(offset, format!("more than {} locals", FRAME_SLOTS / 2)));
         }
     }
     let mut t = Translator {
         module,
-        f: CompiledFunc {
-            ty: ty_index,
-            num_params,
-            num_locals: num_locals as u32,
-            ..CompiledFunc::default()
-        },
+        f: CompiledFunc { num_params, num_locals: num_locals as u32, ..CompiledFunc::default() },
         stack: Vec::new(),
         ctrls: Vec::new(),
         max_height: 0,
@@ -159,10 +146,11 @@ pub(crate) fn translate_function(
         t.instr = t.f.instr_offsets.len() as u32;
         t.f.instr_offsets.push(offset as u32);
         t.op(op, offset as usize)?;
-        if t.max_height as u64 + t.f.num_locals as u64 > limits.max_value_stack as u64 {
+        let frame_limit = (FRAME_SLOTS as u64).min(limits.max_value_stack as u64);
+        if t.max_height as u64 + t.f.num_locals as u64 > frame_limit {
             return Err(LoadError::limit(
                 offset,
-                "operand stack deeper than the value stack limit".into(),
+                format!("function needs more than {frame_limit} slots for locals and operands"),
             ));
         }
     }
@@ -195,10 +183,6 @@ impl<'m> Translator<'m> {
         pc as u32
     }
 
-    fn pc(&self) -> u32 {
-        self.f.code.len() as u32
-    }
-
     /// Counts the current instruction (it executes whenever this point is reached).
     fn count(&mut self) {
         self.count += 1;
@@ -219,13 +203,14 @@ impl<'m> Translator<'m> {
     }
 
     fn temp_slot(&self, h: u32) -> Slot {
-        self.f.num_locals + h
+        // The frame limit (checked after every operator) keeps this below 65,536.
+        (self.f.num_locals + h) as Slot
     }
 
     fn slot_at(&mut self, h: u32) -> Slot {
         match self.stack[h as usize] {
             Opnd::Temp => self.temp_slot(h),
-            Opnd::Local(l) => l,
+            Opnd::Local(l) => l as Slot,
             Opnd::Imm(..) => {
                 self.materialize(h);
                 self.temp_slot(h)
@@ -268,7 +253,7 @@ impl<'m> Translator<'m> {
         let dst = self.temp_slot(h);
         match self.stack[h as usize] {
             Opnd::Temp => return,
-            Opnd::Local(l) => self.emit(Op::Copy { dst, src: l }),
+            Opnd::Local(l) => self.emit(Op::Copy { dst, src: l as Slot }),
             Opnd::Imm(v, is64) => self.emit(imm_const(dst, v, is64)),
         };
         self.stack[h as usize] = Opnd::Temp;
@@ -331,11 +316,7 @@ impl<'m> Translator<'m> {
     fn push_ctrl(&mut self, kind: CtrlKind, bt: BlockType, loop_pc: u32) {
         let (params, results) = self.block_arity(bt);
         let dead = !self.reachable;
-        let base = if dead {
-            self.height()
-        } else {
-            self.height() - params
-        };
+        let base = if dead { self.height() } else { self.height() - params };
         self.ctrls.push(Ctrl {
             kind,
             base,
@@ -372,23 +353,10 @@ impl<'m> Translator<'m> {
             CtrlKind::Loop => (TargetKind::Loop, c.params, c.loop_pc),
             _ => (TargetKind::Block, c.results, u32::MAX),
         };
-        let dst = if kind == TargetKind::Return {
-            0
-        } else {
-            self.temp_slot(c.base)
-        };
+        let dst = if kind == TargetKind::Return { 0 } else { self.temp_slot(c.base) };
         self.materialize_top(arity);
         let src = self.temp_slot(self.height() - arity);
-        (
-            ci,
-            BranchTarget {
-                pc,
-                kind,
-                src,
-                dst,
-                n: arity,
-            },
-        )
+        (ci, BranchTarget { pc, kind, src, dst, n: arity })
     }
 
     fn add_patch(&mut self, ci: usize, p: Patch) {
@@ -460,20 +428,14 @@ impl<'m> Translator<'m> {
     }
 
     fn memarg(&self, m: &wasmparser::MemArg, offset: usize) -> Result<u32, LoadError> {
-        u32::try_from(m.offset)
-            .map_err(|_| LoadError::limit(offset, "memory offset beyond 32 bits".into()))
+        u32::try_from(m.offset).map_err(|_| LoadError::limit(offset, "memory offset beyond 32 bits".into()))
     }
 
     fn load(&mut self, kind: LoadKind, m: &wasmparser::MemArg, at: usize) -> Result<(), LoadError> {
         let offset = self.memarg(m, at)?;
         let addr = self.pop();
         let dst = self.push();
-        self.emit(Op::Load {
-            kind,
-            dst,
-            addr,
-            offset,
-        });
+        self.emit(kind.op(dst, addr, offset));
         Ok(())
     }
 
@@ -481,11 +443,12 @@ impl<'m> Translator<'m> {
         let offset = self.memarg(m, at)?;
         let value = self.pop();
         let addr = self.pop();
-        self.emit(Op::Store {
-            width,
-            addr,
-            value,
-            offset,
+        self.emit(match width {
+            1 => Op::Store8 { addr, value, offset },
+            2 => Op::Store16 { addr, value, offset },
+            4 => Op::Store32 { addr, value, offset },
+            8 => Op::Store64 { addr, value, offset },
+            _ => Op::Store128 { addr, value, offset },
         });
         Ok(())
     }
@@ -515,7 +478,7 @@ impl<'m> Translator<'m> {
         self.materialize_local(l);
         let h = self.height() - 1;
         if let Opnd::Imm(v, is64) = self.stack[h as usize] {
-            self.emit(imm_const(l, v, is64));
+            self.emit(imm_const(l as Slot, v, is64));
             if !tee {
                 self.stack.pop();
             }
@@ -529,7 +492,7 @@ impl<'m> Translator<'m> {
             && matches!(self.f.code[last].retargetable_dst(), Some(d) if *d == temp);
         if retargeted {
             if let Some(d) = self.f.code[last].retargetable_dst() {
-                *d = l;
+                *d = l as Slot;
             }
             if tee {
                 self.stack[h as usize] = Opnd::Local(l);
@@ -538,7 +501,7 @@ impl<'m> Translator<'m> {
             }
         } else {
             let src = self.slot_at(h);
-            self.emit(Op::Copy { dst: l, src });
+            self.emit(Op::Copy { dst: l as Slot, src });
             if !tee {
                 self.stack.pop();
             }
@@ -551,9 +514,7 @@ impl<'m> Translator<'m> {
         // Structure is tracked even in unreachable code; nothing else is translated there.
         if !self.reachable {
             match op {
-                Operator::Block { blockty }
-                | Operator::Loop { blockty }
-                | Operator::If { blockty } => {
+                Operator::Block { blockty } | Operator::Loop { blockty } | Operator::If { blockty } => {
                     self.push_ctrl(CtrlKind::Block, blockty, 0);
                     return Ok(());
                 }
@@ -595,31 +556,16 @@ impl<'m> Translator<'m> {
                 SimdOp::Shift(o) => self.binop(|dst, a, b| Op::SimdShift { op: o, dst, a, b }),
                 SimdOp::Test(o) => self.unop(|dst, a| Op::SimdTest { op: o, dst, a }),
                 SimdOp::Splat(o) => self.unop(|dst, a| Op::SimdSplat { op: o, dst, a }),
-                SimdOp::ExtractLane(o, lane) => self.unop(|dst, a| Op::SimdExtract {
-                    op: o,
-                    lane,
-                    dst,
-                    a,
-                }),
-                SimdOp::ReplaceLane(o, lane) => self.binop(|dst, a, b| Op::SimdReplace {
-                    op: o,
-                    lane,
-                    dst,
-                    a,
-                    b,
-                }),
+                SimdOp::ExtractLane(o, lane) => self.unop(|dst, a| Op::SimdExtract { op: o, lane, dst, a }),
+                SimdOp::ReplaceLane(o, lane) => {
+                    self.binop(|dst, a, b| Op::SimdReplace { op: o, lane, dst, a, b })
+                }
                 SimdOp::Ternary(o) => {
                     let c = self.pop();
                     let b = self.pop();
                     let a = self.pop();
                     let dst = self.push();
-                    self.emit(Op::SimdTernary {
-                        op: o,
-                        dst,
-                        a,
-                        b,
-                        c,
-                    });
+                    self.emit(Op::SimdTernary { op: o, dst, a, b, c });
                 }
             }
             return Ok(());
@@ -629,12 +575,7 @@ impl<'m> Translator<'m> {
             let offset = self.memarg(&m, at)?;
             let addr = self.pop();
             let dst = self.push();
-            self.emit(Op::SimdLoad {
-                kind,
-                dst,
-                addr,
-                offset,
-            });
+            self.emit(Op::SimdLoad { kind, dst, addr, offset });
             return Ok(());
         }
 
@@ -713,11 +654,7 @@ impl<'m> Translator<'m> {
                     let (ci, t) = self.branch_target(d);
                     self.push_target(ci, t);
                 }
-                self.emit(Op::BrTable {
-                    index,
-                    start,
-                    len: depths.len() as u32,
-                });
+                self.emit(Op::BrTable { index, start, len: depths.len() as u32 });
                 self.reachable = false;
                 self.close_block();
             }
@@ -730,24 +667,13 @@ impl<'m> Translator<'m> {
             Operator::Call { function_index } => {
                 let ty = self.module.func_types[function_index as usize];
                 let (args, params) = self.call_args(ty);
-                self.emit(Op::Call {
-                    func: function_index,
-                    args,
-                });
+                self.emit(Op::Call { func: function_index, args });
                 self.finish_call(ty, params);
             }
-            Operator::CallIndirect {
-                type_index,
-                table_index,
-            } => {
+            Operator::CallIndirect { type_index, table_index } => {
                 let index = self.pop();
                 let (args, params) = self.call_args(type_index);
-                self.emit(Op::CallIndirect {
-                    ty: type_index,
-                    table: table_index,
-                    index,
-                    args,
-                });
+                self.emit(Op::CallIndirect { ty: type_index, table: table_index, index, args });
                 self.finish_call(type_index, params);
             }
             Operator::Drop => {
@@ -769,21 +695,15 @@ impl<'m> Translator<'m> {
             Operator::LocalTee { local_index } => self.set_local(local_index, true),
             Operator::GlobalGet { global_index } => {
                 let dst = self.push();
-                self.emit(Op::GlobalGet {
-                    dst,
-                    global: global_index,
-                });
+                self.emit(Op::GlobalGet { dst, global: global_index });
             }
             Operator::GlobalSet { global_index } => {
                 let src = self.pop();
-                self.emit(Op::GlobalSet {
-                    global: global_index,
-                    src,
-                });
+                self.emit(Op::GlobalSet { global: global_index, src });
             }
-            Operator::I32Load { memarg }
-            | Operator::F32Load { memarg }
-            | Operator::I64Load32U { memarg } => self.load(LoadKind::U32, &memarg, at)?,
+            Operator::I32Load { memarg } | Operator::F32Load { memarg } | Operator::I64Load32U { memarg } => {
+                self.load(LoadKind::U32, &memarg, at)?
+            }
             Operator::I64Load { memarg } | Operator::F64Load { memarg } => {
                 self.load(LoadKind::U64, &memarg, at)?
             }
@@ -799,18 +719,14 @@ impl<'m> Translator<'m> {
             }
             Operator::I64Load32S { memarg } => self.load(LoadKind::S32x64, &memarg, at)?,
             Operator::V128Load { memarg } => self.load(LoadKind::V128, &memarg, at)?,
-            Operator::I32Store8 { memarg } | Operator::I64Store8 { memarg } => {
-                self.store(1, &memarg, at)?
-            }
+            Operator::I32Store8 { memarg } | Operator::I64Store8 { memarg } => self.store(1, &memarg, at)?,
             Operator::I32Store16 { memarg } | Operator::I64Store16 { memarg } => {
                 self.store(2, &memarg, at)?
             }
             Operator::I32Store { memarg }
             | Operator::F32Store { memarg }
             | Operator::I64Store32 { memarg } => self.store(4, &memarg, at)?,
-            Operator::I64Store { memarg } | Operator::F64Store { memarg } => {
-                self.store(8, &memarg, at)?
-            }
+            Operator::I64Store { memarg } | Operator::F64Store { memarg } => self.store(8, &memarg, at)?,
             Operator::V128Store { memarg } => self.store(16, &memarg, at)?,
             Operator::MemorySize { .. } => {
                 let dst = self.push();
@@ -823,17 +739,11 @@ impl<'m> Translator<'m> {
             }
             Operator::I32Const { value } => {
                 let dst = self.push();
-                self.emit(Op::Const32 {
-                    dst,
-                    value: value as u32,
-                });
+                self.emit(Op::Const32 { dst, value: value as u32 });
             }
             Operator::F32Const { value } => {
                 let dst = self.push();
-                self.emit(Op::Const32 {
-                    dst,
-                    value: value.bits(),
-                });
+                self.emit(Op::Const32 { dst, value: value.bits() });
             }
             Operator::I64Const { value } if i32::try_from(value).is_ok() => {
                 self.push_imm(value as i32 as u32, true)
@@ -841,20 +751,12 @@ impl<'m> Translator<'m> {
             Operator::I64Const { value } => {
                 let dst = self.push();
                 let v = value as u64;
-                self.emit(Op::Const64 {
-                    dst,
-                    lo: v as u32,
-                    hi: (v >> 32) as u32,
-                });
+                self.emit(Op::Const64 { dst, lo: v as u32, hi: (v >> 32) as u32 });
             }
             Operator::F64Const { value } => {
                 let dst = self.push();
                 let v = value.bits();
-                self.emit(Op::Const64 {
-                    dst,
-                    lo: v as u32,
-                    hi: (v >> 32) as u32,
-                });
+                self.emit(Op::Const64 { dst, lo: v as u32, hi: (v >> 32) as u32 });
             }
             Operator::V128Const { value } => {
                 let dst = self.push();
@@ -868,10 +770,7 @@ impl<'m> Translator<'m> {
             }
             Operator::RefFunc { function_index } => {
                 let dst = self.push();
-                self.emit(Op::RefFunc {
-                    dst,
-                    func: function_index,
-                });
+                self.emit(Op::RefFunc { dst, func: function_index });
             }
             // Bit-identical in the slot encoding: counted, nothing to do.
             Operator::I64ExtendI32U
@@ -895,12 +794,7 @@ impl<'m> Translator<'m> {
                 let len = self.pop();
                 let src = self.pop();
                 let dst = self.pop();
-                self.emit(Op::MemoryInit {
-                    seg: data_index,
-                    dst,
-                    src,
-                    len,
-                });
+                self.emit(Op::MemoryInit { seg: data_index, dst, src, len });
             }
             Operator::DataDrop { data_index } => {
                 self.emit(Op::DataDrop { seg: data_index });
@@ -913,11 +807,7 @@ impl<'m> Translator<'m> {
             Operator::TableSet { table } => {
                 let value = self.pop();
                 let index = self.pop();
-                self.emit(Op::TableSet {
-                    table,
-                    index,
-                    value,
-                });
+                self.emit(Op::TableSet { table, index, value });
             }
             Operator::TableSize { table } => {
                 let dst = self.push();
@@ -927,28 +817,15 @@ impl<'m> Translator<'m> {
                 let delta = self.pop();
                 let init = self.pop();
                 let dst = self.push();
-                self.emit(Op::TableGrow {
-                    table,
-                    dst,
-                    init,
-                    delta,
-                });
+                self.emit(Op::TableGrow { table, dst, init, delta });
             }
             Operator::TableFill { table } => {
                 let len = self.pop();
                 let value = self.pop();
                 let index = self.pop();
-                self.emit(Op::TableFill {
-                    table,
-                    index,
-                    value,
-                    len,
-                });
+                self.emit(Op::TableFill { table, index, value, len });
             }
-            Operator::TableCopy {
-                dst_table,
-                src_table,
-            } => {
+            Operator::TableCopy { dst_table, src_table } => {
                 self.materialize_top(3);
                 let args = self.temp_slot(self.height() - 3);
                 for _ in 0..3 {
@@ -988,34 +865,18 @@ impl<'m> Translator<'m> {
             Operator::V128Store32Lane { memarg, lane } => self.store_lane(4, lane, &memarg, at)?,
             Operator::V128Store64Lane { memarg, lane } => self.store_lane(8, lane, &memarg, at)?,
             other => {
-                return Err(LoadError::limit(
-                    at,
-                    format!("unsupported operator {other:?}"),
-                ));
+                return Err(LoadError::limit(at, format!("unsupported operator {other:?}")));
             }
         }
         Ok(())
     }
 
-    fn load_lane(
-        &mut self,
-        width: u8,
-        lane: u8,
-        m: &wasmparser::MemArg,
-        at: usize,
-    ) -> Result<(), LoadError> {
+    fn load_lane(&mut self, width: u8, lane: u8, m: &wasmparser::MemArg, at: usize) -> Result<(), LoadError> {
         let offset = self.memarg(m, at)?;
         let vec = self.pop();
         let addr = self.pop();
         let dst = self.push();
-        self.emit(Op::LoadLane {
-            width,
-            lane,
-            dst,
-            addr,
-            offset,
-            vec,
-        });
+        self.emit(Op::LoadLane { width, lane, dst, addr, offset, vec });
         Ok(())
     }
 
@@ -1029,21 +890,12 @@ impl<'m> Translator<'m> {
         let offset = self.memarg(m, at)?;
         let vec = self.pop();
         let addr = self.pop();
-        self.emit(Op::StoreLane {
-            width,
-            lane,
-            addr,
-            vec,
-            offset,
-        });
+        self.emit(Op::StoreLane { width, lane, addr, vec, offset });
         Ok(())
     }
 
     fn end(&mut self) -> Result<(), LoadError> {
-        let c = self
-            .ctrls
-            .pop()
-            .expect("validated: `end` closes an open control");
+        let c = self.ctrls.pop().expect("validated: `end` closes an open control");
         if c.dead {
             return Ok(());
         }

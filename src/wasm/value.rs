@@ -70,11 +70,7 @@ impl Value {
             ValType::Ref(r) => {
                 let x = slot as u64;
                 if r.is_func_ref() {
-                    Value::FuncRef(if x == 0 {
-                        None
-                    } else {
-                        Some(Func((x - 1) as u32))
-                    })
+                    Value::FuncRef(if x == 0 { None } else { Some(Func((x - 1) as u32)) })
                 } else {
                     Value::ExternRef(if x == 0 { None } else { Some((x - 1) as u32) })
                 }
