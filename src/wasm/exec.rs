@@ -168,6 +168,24 @@ fn trap_offset(store: &Store, state: &State) -> u32 {
     body.idx.get(state.pc).and_then(|&i| body.instr_offsets.get(i as usize)).copied().unwrap_or(0)
 }
 
+/// The value of a binary operation on two slots (`super::ir::for_each_binop`). Inlined with a
+/// constant `op`, it folds to the one expression.
+#[inline(always)]
+fn eval_binop(op: Binop, a: u128, b: u128) -> u128 {
+    macro_rules! ex_binop {
+        ($($name:ident ( $ta:ty, $tb:ty ) -> $out:ty = |$x:ident, $y:ident| $e:expr;)*) => {
+            match op { $( Binop::$name => { let $x = <$ta as Slot>::get(a); let $y = <$tb as Slot>::get(b); <$out as Slot>::put($e) } )* }
+        };
+    }
+    super::ir::for_each_binop!(ex_binop)
+}
+
+/// The slot bits of a binop immediate: sign-extended from 32 bits (`Op::BinopImm`).
+#[inline(always)]
+fn imm_bits(imm: u32) -> u128 {
+    imm as i32 as i64 as u64 as u128
+}
+
 #[inline(always)]
 fn ea(addr: u128, offset: u32, width: u64, len: usize) -> Option<usize> {
     let ea = addr as u32 as u64 + offset as u64;
@@ -413,21 +431,56 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             }
         }};
     }
-    // A load of `$w` bytes as the little-endian integer type `$t`.
-    macro_rules! load_le {
-        ($addr:expr, $offset:expr, $w:literal, $t:ty) => {{
-            let a = load!($addr, $offset, $w);
-            let bytes: [u8; $w] = mem.data[a..a + $w].try_into().expect("bounds checked");
-            <$t>::from_le_bytes(bytes)
+    // A taken conditional branch to a block: hand back the rest of the fuel block.
+    macro_rules! taken {
+        ($t:expr, $refund:expr) => {{
+            counters.instructions -= $refund as u64;
+            counters.branches += 1;
+            pc = $t as usize;
+            continue;
         }};
     }
-    // A store of the low `$w` bytes of slot `$value`.
+    // A taken conditional branch back to a loop.
+    macro_rules! taken_loop {
+        ($t:expr, $refund:expr) => {{
+            counters.instructions -= $refund as u64;
+            counters.branches += 1;
+            counters.loop_iterations += 1;
+            obs.loop_iteration();
+            pc = $t as usize;
+            continue;
+        }};
+    }
+    // A load of `$w` bytes as the little-endian integer type `$t`: one bounds check.
+    macro_rules! load_le {
+        ($addr:expr, $offset:expr, $w:literal, $t:ty) => {{
+            let ea = get!(u32, $addr) as u64 + $offset as u64;
+            let bytes =
+                usize::try_from(ea).ok().and_then(|a| mem.data.get(a..)).and_then(|d| d.first_chunk::<$w>());
+            let Some(bytes) = bytes else { trap!(TrapKind::MemoryOutOfBounds) };
+            let v = <$t>::from_le_bytes(*bytes);
+            counters.memory_reads += 1;
+            if O::ENABLED {
+                obs.load(ea, $w, exact!());
+            }
+            v
+        }};
+    }
+    // A store of the low `$w` bytes of slot `$value`: one bounds check.
     macro_rules! store_le {
         ($addr:expr, $value:expr, $offset:expr, $w:literal, $t:ty) => {{
             let v = r!($value) as $t;
-            let a = store_at!($addr, $offset, $w);
-            let d: &mut [u8; $w] = (&mut mem.data[a..a + $w]).try_into().expect("bounds checked");
+            let ea = get!(u32, $addr) as u64 + $offset as u64;
+            let d = usize::try_from(ea)
+                .ok()
+                .and_then(|a| mem.data.get_mut(a..))
+                .and_then(|d| d.first_chunk_mut::<$w>());
+            let Some(d) = d else { trap!(TrapKind::MemoryOutOfBounds) };
             *d = v.to_le_bytes();
+            counters.memory_writes += 1;
+            if O::ENABLED {
+                obs.store(ea, $w, exact!());
+            }
         }};
     }
 
@@ -454,8 +507,23 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 pc = t as usize;
                 continue;
             }
-            Op::JumpIfZero { cond, pc: t } => {
+            Op::JumpIfZero { cond, pc: t, refund } => {
                 if get!(u32, cond) == 0 {
+                    counters.instructions -= refund as u64;
+                    pc = t as usize;
+                    continue;
+                }
+            }
+            Op::JumpIfNotCmp { op, a, b, pc: t, refund } => {
+                if eval_binop(op, r!(a), r!(b)) as u32 == 0 {
+                    counters.instructions -= refund as u64;
+                    pc = t as usize;
+                    continue;
+                }
+            }
+            Op::JumpIfNotCmpImm { op, a, imm, pc: t, refund } => {
+                if eval_binop(op, r!(a), imm_bits(imm)) as u32 == 0 {
+                    counters.instructions -= refund as u64;
                     pc = t as usize;
                     continue;
                 }
@@ -473,24 +541,39 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 continue;
             }
             Op::BrTarget { t } => branch!(t),
-            Op::BrIf { cond, pc: t } => {
+            Op::BrIf { cond, pc: t, refund } => {
                 if get!(u32, cond) != 0 {
-                    counters.branches += 1;
-                    pc = t as usize;
-                    continue;
+                    taken!(t, refund);
                 }
             }
-            Op::BrIfLoop { cond, pc: t } => {
-                if get!(u32, cond) != 0 {
-                    counters.branches += 1;
-                    counters.loop_iterations += 1;
-                    obs.loop_iteration();
-                    pc = t as usize;
-                    continue;
+            Op::BrIfCmp { op, a, b, pc: t, refund } => {
+                if eval_binop(op, r!(a), r!(b)) as u32 != 0 {
+                    taken!(t, refund);
                 }
             }
-            Op::BrIfTarget { cond, t } => {
+            Op::BrIfCmpImm { op, a, imm, pc: t, refund } => {
+                if eval_binop(op, r!(a), imm_bits(imm)) as u32 != 0 {
+                    taken!(t, refund);
+                }
+            }
+            Op::BrIfLoop { cond, pc: t, refund } => {
                 if get!(u32, cond) != 0 {
+                    taken_loop!(t, refund);
+                }
+            }
+            Op::BrIfLoopCmp { op, a, b, pc: t, refund } => {
+                if eval_binop(op, r!(a), r!(b)) as u32 != 0 {
+                    taken_loop!(t, refund);
+                }
+            }
+            Op::BrIfLoopCmpImm { op, a, imm, pc: t, refund } => {
+                if eval_binop(op, r!(a), imm_bits(imm)) as u32 != 0 {
+                    taken_loop!(t, refund);
+                }
+            }
+            Op::BrIfTarget { cond, t, refund } => {
+                if get!(u32, cond) != 0 {
+                    counters.instructions -= refund as u64;
                     branch!(t);
                 }
             }
@@ -758,23 +841,68 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 }
                 super::ir::for_each_trap_unop!(ex_trap_unop);
             }
-            Op::Binop { op, dst, a, b } => {
-                macro_rules! ex_binop {
-                    ($($name:ident ( $ta:ty, $tb:ty ) -> $out:ty = |$x:ident, $y:ident| $e:expr;)*) => {
-                        match op { $( Binop::$name => { let $x = get!($ta, a); let $y = get!($tb, b); r!(dst) = <$out as Slot>::put($e); } )* }
-                    };
-                }
-                super::ir::for_each_binop!(ex_binop);
-            }
-            Op::BinopImm { op, dst, a, imm } => {
-                let bits = imm as i32 as i64 as u64 as u128;
-                macro_rules! ex_binop_imm {
-                    ($($name:ident ( $ta:ty, $tb:ty ) -> $out:ty = |$x:ident, $y:ident| $e:expr;)*) => {
-                        match op { $( Binop::$name => { let $x = get!($ta, a); let $y = <$tb as Slot>::get(bits); r!(dst) = <$out as Slot>::put($e); } )* }
-                    };
-                }
-                super::ir::for_each_binop!(ex_binop_imm);
-            }
+            Op::Binop { op, dst, a, b } => r!(dst) = eval_binop(op, r!(a), r!(b)),
+            Op::BinopImm { op, dst, a, imm } => r!(dst) = eval_binop(op, r!(a), imm_bits(imm)),
+            Op::I32Add { dst, a, b } => r!(dst) = eval_binop(Binop::I32Add, r!(a), r!(b)),
+            Op::I32AddImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32Add, r!(a), imm_bits(imm)),
+            Op::I32Sub { dst, a, b } => r!(dst) = eval_binop(Binop::I32Sub, r!(a), r!(b)),
+            Op::I32SubImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32Sub, r!(a), imm_bits(imm)),
+            Op::I32Mul { dst, a, b } => r!(dst) = eval_binop(Binop::I32Mul, r!(a), r!(b)),
+            Op::I32MulImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32Mul, r!(a), imm_bits(imm)),
+            Op::I32And { dst, a, b } => r!(dst) = eval_binop(Binop::I32And, r!(a), r!(b)),
+            Op::I32AndImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32And, r!(a), imm_bits(imm)),
+            Op::I32Or { dst, a, b } => r!(dst) = eval_binop(Binop::I32Or, r!(a), r!(b)),
+            Op::I32OrImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32Or, r!(a), imm_bits(imm)),
+            Op::I32Xor { dst, a, b } => r!(dst) = eval_binop(Binop::I32Xor, r!(a), r!(b)),
+            Op::I32XorImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32Xor, r!(a), imm_bits(imm)),
+            Op::I32Shl { dst, a, b } => r!(dst) = eval_binop(Binop::I32Shl, r!(a), r!(b)),
+            Op::I32ShlImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32Shl, r!(a), imm_bits(imm)),
+            Op::I32ShrS { dst, a, b } => r!(dst) = eval_binop(Binop::I32ShrS, r!(a), r!(b)),
+            Op::I32ShrSImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32ShrS, r!(a), imm_bits(imm)),
+            Op::I32ShrU { dst, a, b } => r!(dst) = eval_binop(Binop::I32ShrU, r!(a), r!(b)),
+            Op::I32ShrUImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32ShrU, r!(a), imm_bits(imm)),
+            Op::I32Eq { dst, a, b } => r!(dst) = eval_binop(Binop::I32Eq, r!(a), r!(b)),
+            Op::I32EqImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32Eq, r!(a), imm_bits(imm)),
+            Op::I32Ne { dst, a, b } => r!(dst) = eval_binop(Binop::I32Ne, r!(a), r!(b)),
+            Op::I32NeImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32Ne, r!(a), imm_bits(imm)),
+            Op::I32LtS { dst, a, b } => r!(dst) = eval_binop(Binop::I32LtS, r!(a), r!(b)),
+            Op::I32LtSImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32LtS, r!(a), imm_bits(imm)),
+            Op::I32LtU { dst, a, b } => r!(dst) = eval_binop(Binop::I32LtU, r!(a), r!(b)),
+            Op::I32LtUImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32LtU, r!(a), imm_bits(imm)),
+            Op::I32GtS { dst, a, b } => r!(dst) = eval_binop(Binop::I32GtS, r!(a), r!(b)),
+            Op::I32GtSImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32GtS, r!(a), imm_bits(imm)),
+            Op::I32GtU { dst, a, b } => r!(dst) = eval_binop(Binop::I32GtU, r!(a), r!(b)),
+            Op::I32GtUImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32GtU, r!(a), imm_bits(imm)),
+            Op::I32LeS { dst, a, b } => r!(dst) = eval_binop(Binop::I32LeS, r!(a), r!(b)),
+            Op::I32LeSImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32LeS, r!(a), imm_bits(imm)),
+            Op::I32LeU { dst, a, b } => r!(dst) = eval_binop(Binop::I32LeU, r!(a), r!(b)),
+            Op::I32LeUImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32LeU, r!(a), imm_bits(imm)),
+            Op::I32GeS { dst, a, b } => r!(dst) = eval_binop(Binop::I32GeS, r!(a), r!(b)),
+            Op::I32GeSImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32GeS, r!(a), imm_bits(imm)),
+            Op::I32GeU { dst, a, b } => r!(dst) = eval_binop(Binop::I32GeU, r!(a), r!(b)),
+            Op::I32GeUImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32GeU, r!(a), imm_bits(imm)),
+            Op::I64Add { dst, a, b } => r!(dst) = eval_binop(Binop::I64Add, r!(a), r!(b)),
+            Op::I64AddImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I64Add, r!(a), imm_bits(imm)),
+            Op::I64Sub { dst, a, b } => r!(dst) = eval_binop(Binop::I64Sub, r!(a), r!(b)),
+            Op::I64SubImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I64Sub, r!(a), imm_bits(imm)),
+            Op::I64Mul { dst, a, b } => r!(dst) = eval_binop(Binop::I64Mul, r!(a), r!(b)),
+            Op::I64MulImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I64Mul, r!(a), imm_bits(imm)),
+            Op::I64And { dst, a, b } => r!(dst) = eval_binop(Binop::I64And, r!(a), r!(b)),
+            Op::I64AndImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I64And, r!(a), imm_bits(imm)),
+            Op::I64Or { dst, a, b } => r!(dst) = eval_binop(Binop::I64Or, r!(a), r!(b)),
+            Op::I64OrImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I64Or, r!(a), imm_bits(imm)),
+            Op::I64Xor { dst, a, b } => r!(dst) = eval_binop(Binop::I64Xor, r!(a), r!(b)),
+            Op::I64XorImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I64Xor, r!(a), imm_bits(imm)),
+            Op::I64Shl { dst, a, b } => r!(dst) = eval_binop(Binop::I64Shl, r!(a), r!(b)),
+            Op::I64ShlImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I64Shl, r!(a), imm_bits(imm)),
+            Op::I64ShrU { dst, a, b } => r!(dst) = eval_binop(Binop::I64ShrU, r!(a), r!(b)),
+            Op::I64ShrUImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I64ShrU, r!(a), imm_bits(imm)),
+            Op::I64Eq { dst, a, b } => r!(dst) = eval_binop(Binop::I64Eq, r!(a), r!(b)),
+            Op::I64EqImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I64Eq, r!(a), imm_bits(imm)),
+            Op::I64Ne { dst, a, b } => r!(dst) = eval_binop(Binop::I64Ne, r!(a), r!(b)),
+            Op::I64NeImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I64Ne, r!(a), imm_bits(imm)),
+            Op::I64LtU { dst, a, b } => r!(dst) = eval_binop(Binop::I64LtU, r!(a), r!(b)),
+            Op::I64LtUImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I64LtU, r!(a), imm_bits(imm)),
             Op::TrapBinop { op, dst, a, b } => {
                 macro_rules! ex_trap_binop {
                     ($($name:ident ( $ta:ty, $tb:ty ) -> $out:ty = |$x:ident, $y:ident| $e:expr;)*) => {

@@ -188,6 +188,23 @@ macro_rules! for_each_trap_binop {
     };
 }
 
+/// The binary operations frequent enough in compiled code to get their own [`Op`] variants
+/// (register and immediate forms), saving the second dispatch on [`Binop`]. Their semantics
+/// stay in [`for_each_binop`]; the translator specialises generic ops into these.
+macro_rules! for_each_hot_binop {
+    ($m:ident) => {
+        $m! {
+            I32Add I32AddImm, I32Sub I32SubImm, I32Mul I32MulImm, I32And I32AndImm, I32Or I32OrImm,
+            I32Xor I32XorImm, I32Shl I32ShlImm, I32ShrS I32ShrSImm, I32ShrU I32ShrUImm,
+            I32Eq I32EqImm, I32Ne I32NeImm, I32LtS I32LtSImm, I32LtU I32LtUImm, I32GtS I32GtSImm,
+            I32GtU I32GtUImm, I32LeS I32LeSImm, I32LeU I32LeUImm, I32GeS I32GeSImm, I32GeU I32GeUImm,
+            I64Add I64AddImm, I64Sub I64SubImm, I64Mul I64MulImm, I64And I64AndImm, I64Or I64OrImm,
+            I64Xor I64XorImm, I64Shl I64ShlImm, I64ShrU I64ShrUImm, I64Eq I64EqImm, I64Ne I64NeImm,
+            I64LtU I64LtUImm
+        }
+    };
+}
+
 pub(crate) use {for_each_binop, for_each_trap_binop, for_each_trap_unop, for_each_unop};
 
 /// Memory access widths and extensions of loads. `f32.load` is `Load32` (slot bits are the
@@ -260,6 +277,11 @@ pub(crate) enum TargetKind {
     Return,
 }
 
+macro_rules! define_op {
+    ($($hot:ident $hot_imm:ident),*) => {
+/// Conditional branches do not end their fuel block: when taken they hand back `refund`, the
+/// instructions of the block after them that were charged but will not run.
+///
 /// One operation of the internal form. At most 16 bytes (checked below). `repr(u8)` gives it
 /// an explicit tag byte: without it the compiler folds the tag into a niche of an inner enum
 /// field, and decoding that costs the dispatch several instructions.
@@ -275,7 +297,11 @@ pub(crate) enum Op {
     /// Unconditional jump that is not a branch (end of an if's then-arm at `else`).
     Jump { pc: u32 },
     /// `if` with a false condition: jump to the else-arm or the `end`.
-    JumpIfZero { cond: Slot, pc: u32 },
+    JumpIfZero { cond: Slot, pc: u32, refund: u32 },
+    /// `if` on a fused comparison: jump when `op(a, b)` is zero.
+    JumpIfNotCmp { op: Binop, a: Slot, b: Slot, pc: u32, refund: u32 },
+    /// `if` on a fused comparison with a constant right operand.
+    JumpIfNotCmpImm { op: Binop, a: Slot, imm: u32, pc: u32, refund: u32 },
     /// Taken `br` to a block or if, nothing to move.
     Br { pc: u32 },
     /// `br` back to a loop, nothing to move.
@@ -283,11 +309,19 @@ pub(crate) enum Op {
     /// `br` with values to move, or to the function label: `targets[t]`.
     BrTarget { t: u32 },
     /// `br_if` to a block, nothing to move.
-    BrIf { cond: Slot, pc: u32 },
+    BrIf { cond: Slot, pc: u32, refund: u32 },
+    /// `br_if` to a block on a fused comparison `op(a, b)` (the `i32` result is not stored).
+    BrIfCmp { op: Binop, a: Slot, b: Slot, pc: u32, refund: u32 },
+    /// `br_if` to a block on a fused comparison with a constant right operand.
+    BrIfCmpImm { op: Binop, a: Slot, imm: u32, pc: u32, refund: u32 },
+    /// `br_if` back to a loop on a fused comparison.
+    BrIfLoopCmp { op: Binop, a: Slot, b: Slot, pc: u32, refund: u32 },
+    /// `br_if` back to a loop on a fused comparison with a constant right operand.
+    BrIfLoopCmpImm { op: Binop, a: Slot, imm: u32, pc: u32, refund: u32 },
     /// `br_if` to a loop, nothing to move.
-    BrIfLoop { cond: Slot, pc: u32 },
+    BrIfLoop { cond: Slot, pc: u32, refund: u32 },
     /// `br_if` with values to move or to the function label.
-    BrIfTarget { cond: Slot, t: u32 },
+    BrIfTarget { cond: Slot, t: u32, refund: u32 },
     /// `br_table`: `targets[start .. start + len]`, the last one the default.
     BrTable { index: Slot, start: u32, len: u32 },
     /// `return` (a branch; the final `end` is charged when it runs).
@@ -418,7 +452,49 @@ pub(crate) enum Op {
     BinopImm { op: Binop, dst: Slot, a: Slot, imm: u32 },
     /// A binary operation that may trap.
     TrapBinop { op: TrapBinop, dst: Slot, a: Slot, b: Slot },
+    // ---- hot binary operations (generated from `for_each_hot_binop`) -------------------------
+    $(
+        /// A hot binary operation (see [`Binop`]).
+        $hot { dst: Slot, a: Slot, b: Slot },
+        /// A hot binary operation with a constant right operand (see [`Op::BinopImm`]).
+        $hot_imm { dst: Slot, a: Slot, imm: u32 },
+    )*
 }
+
+        impl Op {
+            /// The specialised form of a generic binop, or the op itself.
+            pub(crate) fn specialize(self) -> Op {
+                match self {
+                    $(
+                        Op::Binop { op: Binop::$hot, dst, a, b } => Op::$hot { dst, a, b },
+                        Op::BinopImm { op: Binop::$hot, dst, a, imm } => Op::$hot_imm { dst, a, imm },
+                    )*
+                    other => other,
+                }
+            }
+
+            /// The generic form of a (possibly specialised) binop, else the op itself.
+            pub(crate) fn generic(self) -> Op {
+                match self {
+                    $(
+                        Op::$hot { dst, a, b } => Op::Binop { op: Binop::$hot, dst, a, b },
+                        Op::$hot_imm { dst, a, imm } => Op::BinopImm { op: Binop::$hot, dst, a, imm },
+                    )*
+                    other => other,
+                }
+            }
+
+            /// The slot a pure producer writes, for retargeting a following `local.set`.
+            pub(crate) fn retargetable_dst(&mut self) -> Option<&mut Slot> {
+                match self {
+                    $( Op::$hot { dst, .. } | Op::$hot_imm { dst, .. } => Some(dst), )*
+                    other => other.retargetable_dst_generic(),
+                }
+            }
+        }
+    };
+}
+for_each_hot_binop!(define_op);
 
 macro_rules! define_kind_enum {
     ($enum:ident; $( $name:ident ( $($t:ty),* ) -> $out:ty = |$($arg:ident),*| $e:expr; )*) => {
@@ -441,7 +517,39 @@ const _: () = assert!(core::mem::size_of::<Op>() <= 16);
 
 impl Op {
     /// The slot a pure producer writes, for retargeting a following `local.set`.
-    pub(crate) fn retargetable_dst(&mut self) -> Option<&mut Slot> {
+    /// The refund of a conditional branch (see [`Op`]).
+    pub(crate) fn refund_mut(&mut self) -> Option<&mut u32> {
+        match self {
+            Op::JumpIfZero { refund, .. }
+            | Op::JumpIfNotCmp { refund, .. }
+            | Op::JumpIfNotCmpImm { refund, .. }
+            | Op::BrIf { refund, .. }
+            | Op::BrIfCmp { refund, .. }
+            | Op::BrIfCmpImm { refund, .. }
+            | Op::BrIfLoopCmp { refund, .. }
+            | Op::BrIfLoopCmpImm { refund, .. }
+            | Op::BrIfLoop { refund, .. }
+            | Op::BrIfTarget { refund, .. } => Some(refund),
+            _ => None,
+        }
+    }
+
+    /// The branch target pc to patch, for forward branches.
+    pub(crate) fn target_mut(&mut self) -> Option<&mut u32> {
+        match self {
+            Op::Br { pc }
+            | Op::Jump { pc }
+            | Op::BrIf { pc, .. }
+            | Op::BrIfCmp { pc, .. }
+            | Op::BrIfCmpImm { pc, .. }
+            | Op::JumpIfZero { pc, .. }
+            | Op::JumpIfNotCmp { pc, .. }
+            | Op::JumpIfNotCmpImm { pc, .. } => Some(pc),
+            _ => None,
+        }
+    }
+
+    fn retargetable_dst_generic(&mut self) -> Option<&mut Slot> {
         match self {
             Op::Const32 { dst, .. }
             | Op::Const64 { dst, .. }

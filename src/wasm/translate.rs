@@ -79,6 +79,8 @@ struct Translator<'m> {
     instr: u32,
     /// Ops emitted since the last label (for retargeting).
     label_pc: usize,
+    /// Conditional branches of the open fuel block, to patch with their refunds.
+    refunds: Vec<usize>,
 }
 
 /// The op that writes an immediate to a slot: `i32`s zero-extended (the slot encoding),
@@ -126,6 +128,7 @@ pub(crate) fn translate_function(
         count: 0,
         instr: 0,
         label_pc: 0,
+        refunds: Vec::new(),
     };
     t.ctrls.push(Ctrl {
         kind: CtrlKind::Func,
@@ -168,7 +171,42 @@ impl<'m> Translator<'m> {
                 *n = self.count;
             }
         }
+        for site in core::mem::take(&mut self.refunds) {
+            let rest = self.count - self.f.cum[site];
+            if let Some(r) = self.f.code[site].refund_mut() {
+                *r = rest;
+            }
+        }
         self.count = 0;
+    }
+
+    /// If the last op computed the `i32` condition in `cond` with a binop (and nothing can
+    /// jump between them), removes it and returns it for fusion into the branch.
+    fn take_condition(&mut self, cond: Slot) -> Option<Op> {
+        if self.f.code.len() <= self.label_pc {
+            return None;
+        }
+        let last = self.f.code.len() - 1;
+        match self.f.code[last].generic() {
+            op @ (Op::Binop { dst, .. } | Op::BinopImm { dst, .. })
+                if dst == cond && cond >= self.temp_slot(0) =>
+            {
+                self.f.code.pop();
+                self.f.cum.pop();
+                self.f.idx.pop();
+                Some(op)
+            }
+            _ => None,
+        }
+    }
+
+    /// Emits a conditional branch and records it for its refund.
+    fn emit_cond(&mut self, op: Op) -> usize {
+        let pc = self.emit(op);
+        self.refunds.push(pc);
+        // Nothing may be retargeted across a branch.
+        self.label_pc = pc + 1;
+        pc
     }
 
     /// Opens a fuel block whose first instruction has index `first`; returns its pc.
@@ -190,7 +228,7 @@ impl<'m> Translator<'m> {
 
     fn emit(&mut self, op: Op) -> usize {
         let pc = self.f.code.len();
-        self.f.code.push(op);
+        self.f.code.push(op.specialize());
         self.f.cum.push(self.count);
         self.f.idx.push(self.instr);
         pc
@@ -394,19 +432,43 @@ impl<'m> Translator<'m> {
     }
 
     fn emit_br_if(&mut self, depth: u32, cond: Slot) {
+        let fused = self.take_condition(cond);
         let (ci, t) = self.branch_target(depth);
         let moves = t.n > 0 && t.src != t.dst;
-        match t.kind {
-            TargetKind::Loop if !moves => {
-                self.emit(Op::BrIfLoop { cond, pc: t.pc });
+        let (pc, refund) = (t.pc, 0);
+        match (t.kind, fused) {
+            (TargetKind::Loop, Some(Op::Binop { op, a, b, .. })) if !moves => {
+                self.emit_cond(Op::BrIfLoopCmp { op, a, b, pc, refund });
             }
-            TargetKind::Block if !moves => {
-                let pc = self.emit(Op::BrIf { cond, pc: u32::MAX });
+            (TargetKind::Loop, Some(Op::BinopImm { op, a, imm, .. })) if !moves => {
+                self.emit_cond(Op::BrIfLoopCmpImm { op, a, imm, pc, refund });
+            }
+            (TargetKind::Block, Some(Op::Binop { op, a, b, .. })) if !moves => {
+                let pc = self.emit_cond(Op::BrIfCmp { op, a, b, pc, refund });
                 self.add_patch(ci, Patch::Op(pc));
             }
-            _ => {
-                let i = self.push_target(ci, t);
-                self.emit(Op::BrIfTarget { cond, t: i });
+            (TargetKind::Block, Some(Op::BinopImm { op, a, imm, .. })) if !moves => {
+                let pc = self.emit_cond(Op::BrIfCmpImm { op, a, imm, pc, refund });
+                self.add_patch(ci, Patch::Op(pc));
+            }
+            (kind, fused) => {
+                // Not fusable here: put the condition back where it was.
+                if let Some(op) = fused {
+                    self.emit(op);
+                }
+                match kind {
+                    TargetKind::Loop if !moves => {
+                        self.emit_cond(Op::BrIfLoop { cond, pc, refund });
+                    }
+                    TargetKind::Block if !moves => {
+                        let pc = self.emit_cond(Op::BrIf { cond, pc, refund });
+                        self.add_patch(ci, Patch::Op(pc));
+                    }
+                    _ => {
+                        let i = self.push_target(ci, t);
+                        self.emit_cond(Op::BrIfTarget { cond, t: i, refund });
+                    }
+                }
             }
         }
     }
@@ -415,12 +477,9 @@ impl<'m> Translator<'m> {
     fn patch(&mut self, patches: &[Patch], pc: u32) {
         for p in patches {
             match *p {
-                Patch::Op(i) => match &mut self.f.code[i] {
-                    Op::Br { pc: t }
-                    | Op::BrIf { pc: t, .. }
-                    | Op::Jump { pc: t }
-                    | Op::JumpIfZero { pc: t, .. } => *t = pc,
-                    other => unreachable!("patching a non-branch {other:?}"),
+                Patch::Op(i) => match self.f.code[i].target_mut() {
+                    Some(t) => *t = pc,
+                    None => unreachable!("patching a non-branch {:?}", self.f.code[i]),
                 },
                 Patch::Target(i) => self.f.targets[i].pc = pc,
             }
@@ -542,6 +601,15 @@ impl<'m> Translator<'m> {
                 match op { $( Operator::$name => { self.count(); self.binop(|dst, a, b| Op::TrapBinop { op: ir::TrapBinop::$name, dst, a, b }); return Ok(()); } )* _ => {} }
             };
         }
+        // `eqz` is `eq` with an immediate 0: the same value, and it fuses into branches.
+        if let Operator::I32Eqz | Operator::I64Eqz = op {
+            self.count();
+            let is64 = matches!(op, Operator::I64Eqz);
+            self.push_imm(0, is64);
+            let eq = if is64 { ir::Binop::I64Eq } else { ir::Binop::I32Eq };
+            self.binop(|dst, a, b| Op::Binop { op: eq, dst, a, b });
+            return Ok(());
+        }
         ir::for_each_binop!(tr_binop);
         ir::for_each_unop!(tr_unop);
         ir::for_each_trap_binop!(tr_trap_binop);
@@ -601,12 +669,21 @@ impl<'m> Translator<'m> {
             }
             Operator::If { blockty } => {
                 let cond = self.pop();
+                let fused = self.take_condition(cond);
                 self.materialize_all();
-                let j = self.emit(Op::JumpIfZero { cond, pc: u32::MAX });
+                let (pc, refund) = (u32::MAX, 0);
+                let j = match fused {
+                    Some(Op::Binop { op, a, b, .. }) => {
+                        self.emit_cond(Op::JumpIfNotCmp { op, a, b, pc, refund })
+                    }
+                    Some(Op::BinopImm { op, a, imm, .. }) => {
+                        self.emit_cond(Op::JumpIfNotCmpImm { op, a, imm, pc, refund })
+                    }
+                    _ => self.emit_cond(Op::JumpIfZero { cond, pc, refund }),
+                };
+                // The then-arm continues the fuel block; the false path gets the refund.
                 self.push_ctrl(CtrlKind::If, blockty, 0);
                 self.ctrls.last_mut().unwrap().if_jump = Some(j);
-                let next = self.instr + 1;
-                self.open_block(next);
             }
             Operator::Else => {
                 // `else` counts only when the then-arm reaches it (counted above if reachable).
@@ -637,10 +714,9 @@ impl<'m> Translator<'m> {
                 self.close_block();
             }
             Operator::BrIf { relative_depth } => {
+                // The fallthrough continues the fuel block; a taken branch gets the refund.
                 let cond = self.pop();
                 self.emit_br_if(relative_depth, cond);
-                let next = self.instr + 1;
-                self.open_block(next);
             }
             Operator::BrTable { targets } => {
                 let index = self.pop();
