@@ -15,4 +15,5 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod profile;
 pub mod wasm;

@@ -27,7 +27,7 @@ mod value;
 pub use counters::Counters;
 pub use error::{ExecError, InstantiateError, LoadError, LoadErrorKind, Trap, TrapKind};
 pub use limits::Limits;
-pub use module::{Export, Import, ImportType, Module};
+pub use module::{Export, Getter, Import, ImportType, Module};
 pub use observe::{NoObserver, Observer};
 pub use store::{Caller, Extern, Func, Global, HostFn, Instance, Memory, Store, Table};
 pub use value::{FuncType, ValType, Value};

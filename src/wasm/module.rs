@@ -112,6 +112,15 @@ pub(crate) enum SegmentMode {
     Declared,
 }
 
+/// A body that is one constant-producing instruction and `end` (`qip-content.md` A.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Getter {
+    /// `i32.const C; end`.
+    Const(u32),
+    /// `global.get G; end`.
+    Global(u32),
+}
+
 /// One translated function body.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct CompiledFunc {
@@ -139,6 +148,8 @@ pub(crate) struct CompiledFunc {
     pub pairs: Vec<(u32, u32)>,
     /// Byte offset of the body's final `end`.
     pub end_offset: u32,
+    /// `Some` when the body is exactly `i32.const`/`global.get` + `end`.
+    pub getter: Option<Getter>,
 }
 
 /// A decoded, validated and translated module, ready to instantiate in a
@@ -382,9 +393,45 @@ impl Module {
         &self.memories
     }
 
-    /// Active data segments defined by the module: `(memory, offset expression value if a
-    /// constant, bytes)`.
+    /// Number of data segments.
     pub fn data_segment_count(&self) -> usize {
         self.datas.len()
+    }
+
+    /// The active data segments, in order: `(memory index, offset, bytes)`, where the offset is
+    /// `None` when it is not a constant (a `global.get` of an imported global).
+    pub fn active_data(&self) -> impl Iterator<Item = (u32, Option<u32>, &[u8])> + '_ {
+        self.datas.iter().filter_map(|d| match d.mode {
+            SegmentMode::Active { index, offset } => {
+                let at = match offset {
+                    ConstExpr::Value(v) => Some(v as u32),
+                    _ => None,
+                };
+                Some((index, at, d.bytes.as_slice()))
+            }
+            _ => None,
+        })
+    }
+
+    /// The static getter shape of function `index` (`qip-content.md` A.3): `Some` when its
+    /// body is exactly one `i32.const` or `global.get` followed by `end`. `None` for imported
+    /// functions and every other body.
+    pub fn getter(&self, index: u32) -> Option<Getter> {
+        self.body(index).and_then(|b| b.getter)
+    }
+
+    /// The constant initial value (slot bits) of global `index`, when it is a defined global
+    /// initialised by a numeric constant.
+    pub fn global_init(&self, index: u32) -> Option<u128> {
+        let defined = index.checked_sub(self.num_imported_globals)?;
+        match self.globals.get(defined as usize)?.1 {
+            ConstExpr::Value(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// Whether the module has a start function.
+    pub fn has_start(&self) -> bool {
+        self.start.is_some()
     }
 }

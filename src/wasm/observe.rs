@@ -46,6 +46,12 @@ pub trait Observer {
     fn global0_write(&mut self, value: u32) {
         let _ = value;
     }
+
+    /// Not called by the interpreter: the Content runner (`crate::content::run`) calls it after
+    /// the uniform setters, right before `render` starts, so that an observer can tell the two
+    /// phases apart.
+    #[inline(always)]
+    fn begin_render(&mut self) {}
 }
 
 /// The observer of a plain run: observes nothing, costs nothing.

@@ -15,7 +15,7 @@ use wasmparser::{BlockType, FuncValidator, FunctionBody, Operator, ValidatorReso
 use super::error::LoadError;
 use super::ir::{self, BranchTarget, FRAME_SLOTS, LoadKind, Op, Slot, TargetKind};
 use super::limits::Limits;
-use super::module::{CompiledFunc, Module};
+use super::module::{CompiledFunc, Getter, Module};
 use super::simd;
 
 /// Where an operand is.
@@ -141,6 +141,7 @@ pub(crate) fn translate_function(
         dead: false,
     });
     t.open_block(0);
+    let mut getter = None;
     let mut reader = body.get_operators_reader().map_err(LoadError::invalid)?;
     while !reader.eof() {
         let offset = reader.original_position();
@@ -148,6 +149,14 @@ pub(crate) fn translate_function(
         fv.op(offset, &op).map_err(LoadError::invalid)?;
         t.instr = t.f.instr_offsets.len() as u32;
         t.f.instr_offsets.push(offset as u32);
+        // The static getter rule (`qip-content.md` A.3): the body is exactly one
+        // `i32.const` or `global.get`, then `end`.
+        getter = match (t.instr, &op) {
+            (0, Operator::I32Const { value }) => Some(Getter::Const(*value as u32)),
+            (0, Operator::GlobalGet { global_index }) => Some(Getter::Global(*global_index)),
+            (1, Operator::End) => getter,
+            _ => None,
+        };
         t.op(op, offset as usize)?;
         let frame_limit = (FRAME_SLOTS as u64).min(limits.max_value_stack as u64);
         if t.max_height as u64 + t.f.num_locals as u64 > frame_limit {
@@ -159,6 +168,7 @@ pub(crate) fn translate_function(
     }
     reader.finish().map_err(LoadError::invalid)?;
     t.f.frame_size = t.f.num_locals + t.max_height;
+    t.f.getter = if t.f.instr_offsets.len() == 2 { getter } else { None };
     Ok((t.f, fv))
 }
 
