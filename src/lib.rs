@@ -15,5 +15,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod content;
 pub mod profile;
+pub mod tools;
 pub mod wasm;

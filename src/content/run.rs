@@ -1,0 +1,284 @@
+//! Running a Content target in the bounded interpreter, in the order of `qip-content.md` B.2:
+//! load and validate, check the contract, copy the input, apply the uniforms in sorted key
+//! order from one instruction budget, call `render(input_length)`, decode and validate the
+//! result (A.5, C.9).
+//!
+//! Failures are classified by [`Cause`]; the tools turn a cause into a rejection mode and a
+//! request offset (`memory-tools.md` 1.1).
+
+use alloc::format;
+use alloc::string::String;
+use alloc::sync::Arc;
+use alloc::vec::Vec;
+
+use super::contract::{self, Contract};
+use super::uniforms::{self, ScalarType, UniformValue};
+use crate::wasm::{
+    Counters, ExecError, Instance, Limits, LoadErrorKind, Module, Observer, Store, TrapKind, ValType, Value,
+};
+
+/// One target uniform of the request: `uniforms[<key>]` with its raw value.
+#[derive(Debug, Clone, Copy)]
+pub struct TargetUniform<'a> {
+    /// The key (grammar checked by the request parser).
+    pub key: &'a str,
+    /// The raw value bytes.
+    pub value: &'a [u8],
+}
+
+/// What went wrong, and where in its own terms; see `memory-tools.md` 1.1 for the modes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cause {
+    /// Mode 1: the module does not decode or validate; `offset` in the module.
+    Invalid {
+        /// Byte offset in the module.
+        offset: usize,
+    },
+    /// Mode 2: the Content contract is violated (or the input does not fit it).
+    Contract,
+    /// Mode 3: uniform `index` (in the sorted list) has no setter, a bad setter signature, or a
+    /// value that does not parse.
+    Uniform {
+        /// Index in the sorted uniform list.
+        index: usize,
+    },
+    /// Mode 4: a trap at `offset` in the module.
+    Trap {
+        /// Byte offset of the trapping instruction in the module.
+        offset: u32,
+    },
+    /// Mode 5: the budget ran out; `offset` of the next instruction in the module.
+    Budget {
+        /// Byte offset of the next instruction in the module.
+        offset: u32,
+    },
+    /// Mode 6: the target rejected its input; `offset` into the input when the target declares
+    /// failure modes, else `None`.
+    Rejected {
+        /// The target's offset into its input (`detail / modes`).
+        offset: Option<u32>,
+        /// The target's own mode (`detail % modes`).
+        mode: Option<u32>,
+    },
+    /// Mode 7: the target's output is invalid (range, capacity, UTF-8, reserved bits).
+    Output,
+    /// Mode 9: a limit of ours (module size, memory, stack depth).
+    Limit,
+}
+
+impl Cause {
+    /// The rejection mode of `memory-tools.md` 1.1.
+    pub fn mode(&self) -> u32 {
+        match self {
+            Cause::Invalid { .. } => 1,
+            Cause::Contract => 2,
+            Cause::Uniform { .. } => 3,
+            Cause::Trap { .. } => 4,
+            Cause::Budget { .. } => 5,
+            Cause::Rejected { .. } => 6,
+            Cause::Output => 7,
+            Cause::Limit => 9,
+        }
+    }
+}
+
+/// A failed run: its cause and a one-line reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// Classification and location.
+    pub cause: Cause,
+    /// What happened, in one line.
+    pub message: String,
+}
+
+fn fail<T>(cause: Cause, message: String) -> Result<T, Failure> {
+    Err(Failure { cause, message })
+}
+
+/// A finished run.
+#[derive(Debug)]
+pub struct Outcome {
+    /// The target's contract.
+    pub contract: Contract,
+    /// The module (for data segments and the like).
+    pub module: Arc<Module>,
+    /// The output bytes.
+    pub output: Vec<u8>,
+    /// Where the output lay in the target's memory (byte address).
+    pub output_ptr: u32,
+    /// Counters of the setters and render together.
+    pub counters: Counters,
+    /// Size of the target's memory at the end, in bytes.
+    pub memory_bytes: u64,
+}
+
+fn exec_failure(e: ExecError) -> Failure {
+    match e {
+        ExecError::Trap(t) if t.kind == TrapKind::StackOverflow => Failure {
+            cause: Cause::Limit,
+            message: format!("call stack limit exceeded at offset {}", t.offset),
+        },
+        ExecError::Trap(t) => {
+            Failure { cause: Cause::Trap { offset: t.offset }, message: format!("target trapped: {t}") }
+        }
+        ExecError::BudgetExhausted { offset } => Failure {
+            cause: Cause::Budget { offset },
+            message: format!("instruction budget exhausted (next instruction at offset {offset})"),
+        },
+        ExecError::Signature(m) => Failure { cause: Cause::Contract, message: m },
+    }
+}
+
+fn scalar_type(t: ValType) -> Option<ScalarType> {
+    match t {
+        ValType::I32 => Some(ScalarType::I32),
+        ValType::I64 => Some(ScalarType::I64),
+        ValType::F32 => Some(ScalarType::F32),
+        ValType::F64 => Some(ScalarType::F64),
+        _ => None,
+    }
+}
+
+/// Runs `component` on `input` with the target `uniforms` (sorted by key, as the request parser
+/// returns them) and at most `budget` instructions for setters and render together,
+/// reporting every event of both phases to `observer` (with
+/// [`Observer::begin_render`] between them).
+///
+/// # Errors
+/// A [`Failure`] for anything that keeps the run from producing a valid output.
+pub fn run<O: Observer>(
+    component: &[u8],
+    input: &[u8],
+    uniforms: &[TargetUniform<'_>],
+    budget: u64,
+    limits: &Limits,
+    observer: &mut O,
+) -> Result<Outcome, Failure> {
+    let module = match Module::new(component, limits) {
+        Ok(m) => Arc::new(m),
+        Err(e) if e.kind == LoadErrorKind::Limit => return fail(Cause::Limit, format!("target module: {e}")),
+        Err(e) => return fail(Cause::Invalid { offset: e.offset }, format!("target module: {e}")),
+    };
+    let contract = match contract::inspect(&module) {
+        Ok(c) => c,
+        Err(e) => return fail(Cause::Contract, format!("target contract: {e}")),
+    };
+    if module.has_start() {
+        return fail(Cause::Contract, "target contract: a Content component has no start function".into());
+    }
+    match contract.input {
+        None if !input.is_empty() => {
+            return fail(
+                Cause::Contract,
+                "the target is a generator (no input_ptr) but input was given".into(),
+            );
+        }
+        Some(i) if input.len() as u64 > i.cap as u64 => {
+            return fail(
+                Cause::Contract,
+                format!("input of {} bytes exceeds the target's capacity of {} bytes", input.len(), i.cap),
+            );
+        }
+        Some(i) if i.utf8 && core::str::from_utf8(input).is_err() => {
+            return fail(
+                Cause::Contract,
+                "input is not valid UTF-8 but the target declares input_utf8_cap".into(),
+            );
+        }
+        _ => {}
+    }
+    let mut store = Store::new(limits.clone());
+    let instance: Instance = match store.instantiate(module.clone(), &[]) {
+        Ok(i) => i,
+        Err(crate::wasm::InstantiateError::Limit(m)) => return fail(Cause::Limit, m),
+        Err(crate::wasm::InstantiateError::Exec(e)) => return Err(exec_failure(e)),
+        Err(crate::wasm::InstantiateError::Link(m)) => return fail(Cause::Contract, m),
+    };
+    let memory = store.instance_memory(instance).expect("the contract requires a memory");
+    if let Some(i) = contract.input {
+        let at = i.ptr as usize;
+        store.memory_data_mut(memory)[at..at + input.len()].copy_from_slice(input);
+    }
+    store.reset_counters();
+    store.set_budget(Some(budget));
+    for (index, u) in uniforms.iter().enumerate() {
+        let name = format!("uniform_set_{}", u.key);
+        let bad = |m: String| fail(Cause::Uniform { index }, m);
+        let Some(setter) = store.get_func(instance, &name) else {
+            return bad(format!("the target has no uniform {:?} (no export {name})", u.key));
+        };
+        let ty = store.func_type(setter).clone();
+        let t = match (ty.params(), ty.results()) {
+            ([p], [r]) if p == r => scalar_type(*p),
+            _ => None,
+        };
+        let Some(t) = t else { return bad(format!("{name} is not a (T) -> T setter of a scalar type")) };
+        let value = match uniforms::parse_value(t, u.value) {
+            Ok(v) => v,
+            Err(e) => return bad(format!("uniform {:?}: {e}", u.key)),
+        };
+        let arg = match value {
+            UniformValue::I32(v) => Value::I32(v as i32),
+            UniformValue::I64(v) => Value::I64(v),
+            UniformValue::F32(v) => Value::F32(v.to_bits()),
+            UniformValue::F64(v) => Value::F64(v.to_bits()),
+        };
+        store.call_observed(setter, &[arg], observer).map_err(exec_failure)?;
+    }
+    let render = store.get_func(instance, "render").expect("checked by the contract");
+    // A budget used up by the setters makes render exhaust at its first instruction (B.2 step 6).
+    observer.begin_render();
+    let result =
+        store.call_observed(render, &[Value::I32(input.len() as i32)], observer).map_err(exec_failure)?;
+    let counters = *store.counters();
+    let Some(Value::I64(r)) = result.first().copied() else { unreachable!("render returns i64") };
+    let r = r as u64;
+    let data = store.memory_data(memory);
+    let memory_bytes = data.len() as u64;
+    if r >> 63 == 1 {
+        if (r >> 32) & 0x7fff_ffff != 0 {
+            return fail(Cause::Output, format!("target rejection has nonzero reserved bits (0x{r:016x})"));
+        }
+        let detail = r as u32;
+        return match contract.failure_modes {
+            Some(n) if n > 0 => {
+                let (offset, mode) = (detail / n, detail % n);
+                if offset as usize > input.len() {
+                    return fail(
+                        Cause::Output,
+                        format!("target rejected at offset {offset}, past the input's {} bytes", input.len()),
+                    );
+                }
+                fail(
+                    Cause::Rejected { offset: Some(offset), mode: Some(mode) },
+                    format!("target rejected its input at offset {offset} (mode {mode})"),
+                )
+            }
+            _ => fail(
+                Cause::Rejected { offset: None, mode: None },
+                format!("target rejected its input (detail {detail})"),
+            ),
+        };
+    }
+    let (ptr, size) = (((r >> 32) & 0x7fff_ffff) as u32, r as u32);
+    if size > contract.output_cap {
+        return fail(
+            Cause::Output,
+            format!("output of {size} bytes exceeds the target's capacity of {}", contract.output_cap),
+        );
+    }
+    if ptr as u64 + size as u64 > memory_bytes {
+        return fail(
+            Cause::Output,
+            format!("output [{ptr}, {}) lies outside the target's memory", ptr as u64 + size as u64),
+        );
+    }
+    let output = data[ptr as usize..ptr as usize + size as usize].to_vec();
+    if contract.output_utf8 && core::str::from_utf8(&output).is_err() {
+        return fail(
+            Cause::Output,
+            "output is not valid UTF-8 but the target declares output_utf8_cap".into(),
+        );
+    }
+    Ok(Outcome { contract, module, output, output_ptr: ptr, counters, memory_bytes })
+}

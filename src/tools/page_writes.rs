@@ -1,0 +1,98 @@
+//! `qip-interpret-memory-page-writes-csv.wasm` as a library function: a multipart request in,
+//! the page table CSV out (`memory-tools.md` 1–2).
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::{MAX_TARGET_INPUT, PartOffsets, Rejection, rejection, target_limits};
+use crate::content::multipart;
+use crate::content::run::{self, Outcome, TargetUniform};
+use crate::profile::pages::{PageRecorder, PageTable, Range, Regions};
+use crate::wasm::Counters;
+
+/// Default of the `instruction_budget` uniform.
+pub const DEFAULT_BUDGET: u32 = 1_000_000;
+/// Largest `instruction_budget` (the reference clamps at 10,000,000; we allow more).
+pub const MAX_BUDGET: u32 = 1_000_000_000;
+
+/// Clamps an `instruction_budget` uniform value to 1…1,000,000,000 (`memory-tools.md` 1).
+pub fn clamp_budget(v: u32) -> u32 {
+    v.clamp(1, MAX_BUDGET)
+}
+
+/// A successful run: the CSV and the run's counters (setters and render together).
+#[derive(Debug, Clone)]
+pub struct PageWrites {
+    /// The page table CSV (`memory-tools.md` 2).
+    pub csv: String,
+    /// Counters of the setters and render.
+    pub counters: Counters,
+}
+
+/// The regions of `memory-tools.md` 2 for a finished run.
+pub fn regions(outcome: &Outcome, input_len: usize, lowest_global0: Option<u32>) -> Regions {
+    let data: Vec<Range> = outcome
+        .module
+        .active_data()
+        .filter(|(mem, _, bytes)| *mem == 0 && !bytes.is_empty())
+        .filter_map(|(_, at, bytes)| at.map(|a| (a as u64, a as u64 + bytes.len() as u64)))
+        .collect();
+    let c = &outcome.contract;
+    Regions {
+        data,
+        input: c.input.map(|i| (i.ptr as u64, i.ptr as u64 + i.cap as u64)),
+        input_bytes: c.input.map(|i| (i.ptr as u64, i.ptr as u64 + input_len as u64)),
+        stack: Regions::stack_range(c.stack_pointer, lowest_global0),
+        output: (!outcome.output.is_empty())
+            .then(|| (outcome.output_ptr as u64, outcome.output_ptr as u64 + outcome.output.len() as u64)),
+    }
+}
+
+/// Parses the request (`content_type` is the 70-byte multipart slot as the host left it),
+/// runs the target with at most `budget` instructions and returns the page table.
+///
+/// # Errors
+/// A [`Rejection`] with the request offset and mode of `memory-tools.md` 1.1.
+pub fn page_writes(request: &[u8], content_type: &[u8], budget: u32) -> Result<PageWrites, Rejection> {
+    let req = multipart::parse(request, content_type).map_err(|e| Rejection {
+        offset: e.offset.min(request.len()) as u32,
+        mode: 0,
+        message: format!("malformed request: {e}"),
+    })?;
+    let (input, input_offset) = match &req.input {
+        Some(p) => (p.bytes, Some(p.offset)),
+        None => (&[][..], None),
+    };
+    let uniform_offsets: Vec<usize> = req.uniforms.iter().map(|u| u.value_offset).collect();
+    let at = PartOffsets {
+        component: req.component.offset,
+        input: input_offset,
+        uniforms: &uniform_offsets,
+        request_len: request.len(),
+    };
+    if input.len() > MAX_TARGET_INPUT {
+        return Err(Rejection {
+            offset: input_offset.unwrap_or(0) as u32,
+            mode: 9,
+            message: format!(
+                "target input of {} bytes exceeds our limit of {MAX_TARGET_INPUT} bytes",
+                input.len()
+            ),
+        });
+    }
+    let uniforms: Vec<TargetUniform<'_>> =
+        req.uniforms.iter().map(|u| TargetUniform { key: u.key, value: u.value }).collect();
+    let mut recorder = PageRecorder::new();
+    let outcome = run::run(
+        req.component.bytes,
+        input,
+        &uniforms,
+        clamp_budget(budget) as u64,
+        &target_limits(),
+        &mut recorder,
+    )
+    .map_err(|f| rejection(&f.cause, f.message, &at))?;
+    let table = PageTable::new(&recorder, &regions(&outcome, input.len(), recorder.lowest_global0()));
+    Ok(PageWrites { csv: table.to_csv(), counters: outcome.counters })
+}
