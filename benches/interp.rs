@@ -60,6 +60,11 @@ fn build_rust_program() -> Vec<u8> {
     std::fs::read(&wasm).unwrap_or_else(|e| panic!("{}: {e}", wasm.display()))
 }
 
+/// Loads are fast: at least 11 of them, except in a smoke run.
+fn load_reps(reps: usize) -> usize {
+    if reps == 1 { 1 } else { reps.max(11) }
+}
+
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
@@ -84,7 +89,7 @@ fn limits() -> Limits {
 fn bench_ours(w: &Workload, reps: usize) -> (Vec<Duration>, Vec<Duration>, i32, u64) {
     let mut loads = Vec::new();
     let mut module = None;
-    for _ in 0..reps.max(11) {
+    for _ in 0..load_reps(reps) {
         let t = Instant::now();
         let m = Module::new(&w.bytes, &limits()).expect("ours loads the workload");
         loads.push(t.elapsed());
@@ -122,7 +127,7 @@ fn bench_wasmi(w: &Workload, reps: usize) -> (Vec<Duration>, Vec<Duration>, Vec<
     let mut lazy = Vec::new();
     let mut eager = Vec::new();
     let mut module = None;
-    for _ in 0..reps.max(11) {
+    for _ in 0..load_reps(reps) {
         let t = Instant::now();
         let m = wasmi::Module::new(&eager_engine, &w.bytes).expect("wasmi loads the workload");
         eager.push(t.elapsed());
@@ -180,13 +185,31 @@ fn cpu_model() -> String {
 }
 
 fn main() {
-    let reps: usize = std::env::var("BENCH_REPS").ok().and_then(|v| v.parse().ok()).unwrap_or(5).max(1);
+    // `cargo bench` passes `--bench`; `cargo test --all-targets` runs this file too, without
+    // it: then one small run of each workload checks that both engines agree, untimed.
+    let smoke = !std::env::args().any(|a| a == "--bench");
+    let reps: usize = if smoke {
+        1
+    } else {
+        std::env::var("BENCH_REPS").ok().and_then(|v| v.parse().ok()).unwrap_or(5).max(1)
+    };
     let checksum =
         wat::parse_file(manifest_dir().join("benches/workloads/checksum.wat")).expect("parse checksum.wat");
     let workloads = [
-        Workload { name: "checksum.wat run(32)", bytes: checksum, arg: 32 },
-        Workload { name: "rust-program run(48)", bytes: build_rust_program(), arg: 48 },
+        Workload { name: "checksum.wat", bytes: checksum, arg: 32 },
+        Workload { name: "rust-program", bytes: build_rust_program(), arg: 48 },
     ];
+    if smoke {
+        for w in &workloads {
+            let w = Workload { name: w.name, bytes: w.bytes.clone(), arg: 1 };
+            let (_, _, ours, instructions) = bench_ours(&w, 1);
+            let (_, _, _, wasmi) = bench_wasmi(&w, 1);
+            assert_eq!(ours, wasmi, "{}: the engines disagree on the result", w.name);
+            println!("{} run(1): both engines return {ours} ({instructions} instructions)", w.name);
+        }
+        println!("smoke run only (timing needs `cargo bench --bench interp`)");
+        return;
+    }
 
     println!("interp benchmark: ours (qip_memory::wasm) vs wasmi 2.0.0");
     println!(
@@ -199,7 +222,7 @@ fn main() {
         rustc_version(),
         if cfg!(debug_assertions) { "debug (numbers are not meaningful)" } else { "bench (release)" }
     );
-    println!("median of {reps} runs (loads: of {} runs)", reps.max(11));
+    println!("median of {reps} runs (loads: of {} runs)", load_reps(reps));
     for w in &workloads {
         let (o_load, o_run, o_result, instructions) = bench_ours(w, reps);
         let (w_lazy, w_eager, w_run, w_result) = bench_wasmi(w, reps);
@@ -207,7 +230,7 @@ fn main() {
         let (o_load, o_run) = (median(o_load), median(o_run));
         let (w_lazy, w_eager, w_run) = (median(w_lazy), median(w_eager), median(w_run));
         println!();
-        println!("{} ({} bytes) -> {} (both engines)", w.name, w.bytes.len(), o_result);
+        println!("{} run({}) ({} bytes) -> {} (both engines)", w.name, w.arg, w.bytes.len(), o_result);
         println!(
             "  load:      ours {:>10}   wasmi {:>10} (lazy, default) / {:>10} (eager)   ours/wasmi-eager speed {:.2}",
             secs(o_load),
