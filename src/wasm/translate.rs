@@ -823,10 +823,7 @@ impl<'m> Translator<'m> {
                 let dst = self.push();
                 self.emit(Op::MemoryGrow { dst, delta });
             }
-            Operator::I32Const { value } => {
-                let dst = self.push();
-                self.emit(Op::Const32 { dst, value: value as u32 });
-            }
+            Operator::I32Const { value } => self.push_imm(value as u32, false),
             Operator::F32Const { value } => {
                 let dst = self.push();
                 self.emit(Op::Const32 { dst, value: value.bits() });
