@@ -2,20 +2,26 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 
-.PHONY: test check-nostd fmt-check bench demo workloads clean
+.PHONY: test check-nostd fmt-check bench demo demo-count workloads clean
 
 # Everything CI checks. Tests run in release: the spec suite and the differential test are
-# faster that way than their debug build is slow.
-test: fmt-check check-nostd
+# faster that way than their debug build is slow. tests/components.rs needs the test targets
+# and the components (it builds a missing one with make itself, but not a stale one).
+test: fmt-check check-nostd targets components
 	$(CARGO) test --release --all-targets
 
 # Instructions per second against wasmi 2.0 on the project's workloads, in one run.
 bench:
 	$(CARGO) bench --bench interp
 
+# The page table of a real Content target (url-to-qr-svg) computed by the page-writes
+# component, run by the CLI's Content host (wasmtime) exactly as `qip run` would run it.
+demo: targets components
+	$(CARGO) run --release --quiet --bin qip-memory -- run -F component=@tests/targets/url-to-qr-svg.wasm -F input=https://example.com application/wasm/qip-interpret-memory-page-writes-csv.wasm -u instruction_budget=10000000
+
 # The bundled real program (Rust compiled to Wasm, benches/workloads/rust-program) run in the
 # bounded interpreter, with its counters (interpreter.md C.6) and speed.
-demo: workloads
+demo-count: workloads
 	$(CARGO) run --release --quiet --bin qip-memory -- count benches/workloads/rust-program.wasm --invoke run --arg i32:8
 
 workloads:
@@ -39,6 +45,19 @@ $(TARGET_WASMS): tests/targets/%.wasm:
 	rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true
 	cd tests/targets/$* && CARGO_TARGET_DIR=$(CURDIR)/target/targets $(CARGO) build --release --target wasm32-unknown-unknown
 	cp target/targets/wasm32-unknown-unknown/release/$(subst -,_,$*).wasm $@
+
+# The QIP Content components (components/*/, each its own crate over the library), built for
+# wasm32-unknown-unknown with one fixed memory. Always rebuilt through cargo, which knows
+# when nothing changed.
+COMPONENTS := application/wasm/qip-interpret-memory-page-writes-csv.wasm
+.PHONY: components $(COMPONENTS)
+components: $(COMPONENTS)
+
+application/wasm/qip-interpret-memory-page-writes-csv.wasm:
+	rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true
+	cd components/page-writes-csv && CARGO_TARGET_DIR=$(CURDIR)/target/components $(CARGO) build --release --target wasm32-unknown-unknown
+	mkdir -p application/wasm
+	cp target/components/wasm32-unknown-unknown/release/qip_interpret_memory_page_writes_csv.wasm $@
 
 check-targets: targets
 	python3 -c 'import wasmtime' 2>/dev/null || pip install wasmtime==50.0.1

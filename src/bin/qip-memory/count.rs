@@ -1,41 +1,10 @@
-//! `qip-memory`: the native command-line front end. Thin: every analysis lives in the library.
-//!
-//! Subcommands (more arrive with the memory tools):
-//! * `count WASM --invoke NAME [--arg TYPE:VALUE]... [--instruction-budget N]`: runs an exported
-//!   function in the bounded interpreter and prints its result and counters, one `name value`
-//!   pair per line (`spec/interpreter.md` C.6).
+//! `qip-memory count`: runs an exported function in the bounded interpreter and prints its
+//! result and counters, one `name value` pair per line (`spec/interpreter.md` C.6).
 
-use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
-use clap::{Parser, Subcommand};
 use qip_memory::wasm::{ExecError, Limits, Module, Store, Value};
-
-#[derive(Parser)]
-#[command(name = "qip-memory", version, about = "Memory analyzers for WebAssembly")]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Subcommand)]
-enum Command {
-    /// Run an exported function in the bounded interpreter and print its counters.
-    Count {
-        /// The module (binary .wasm).
-        wasm: std::path::PathBuf,
-        /// The exported function to call.
-        #[arg(long, default_value = "run")]
-        invoke: String,
-        /// An argument, as `i32:5`, `i64:-1`, `f32:1.5` or `f64:2`; repeat in parameter order.
-        #[arg(long = "arg")]
-        args: Vec<String>,
-        /// Most instructions to execute (default: unlimited).
-        #[arg(long)]
-        instruction_budget: Option<u64>,
-    },
-}
 
 fn parse_arg(s: &str) -> Result<Value, String> {
     let (ty, v) = s.split_once(':').ok_or_else(|| format!("argument {s:?} is not TYPE:VALUE"))?;
@@ -51,7 +20,12 @@ fn parse_arg(s: &str) -> Result<Value, String> {
     })
 }
 
-fn count(wasm: &std::path::Path, invoke: &str, args: &[String], budget: Option<u64>) -> Result<(), String> {
+pub fn count(
+    wasm: &std::path::Path,
+    invoke: &str,
+    args: &[String],
+    budget: Option<u64>,
+) -> Result<(), crate::Failure> {
     let bytes = std::fs::read(wasm).map_err(|e| format!("{}: {e}", wasm.display()))?;
     let limits = Limits::default();
     let t0 = Instant::now();
@@ -83,23 +57,7 @@ fn count(wasm: &std::path::Path, invoke: &str, args: &[String], budget: Option<u
             println!("result {values:?}");
             Ok(())
         }
-        Err(ExecError::Trap(t)) => Err(format!("{}: trap: {t}", wasm.display())),
-        Err(e) => Err(format!("{}: {e}", wasm.display())),
-    }
-}
-
-fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let r = match &cli.command {
-        Command::Count { wasm, invoke, args, instruction_budget } => {
-            count(wasm, invoke, args, *instruction_budget)
-        }
-    };
-    match r {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("qip-memory: {e}");
-            ExitCode::FAILURE
-        }
+        Err(ExecError::Trap(t)) => Err(crate::Failure::new(format!("{}: trap: {t}", wasm.display()))),
+        Err(e) => Err(crate::Failure::new(format!("{}: {e}", wasm.display()))),
     }
 }

@@ -1,0 +1,154 @@
+//! `qip-memory`: the native command-line front end. Thin: every analysis lives in the library;
+//! the Content host of `run` is wasmtime.
+//!
+//! Subcommands:
+//! * `count WASM --invoke NAME [--arg TYPE:VALUE]... [--instruction-budget N]`: runs an exported
+//!   function in the bounded interpreter and prints its result and counters, one `name value`
+//!   pair per line (`spec/interpreter.md` C.6). See [`count`].
+//! * `page-writes TARGET.wasm [--input TEXT | --input-file PATH] [-u KEY=VALUE]...
+//!   [--instruction-budget N] [--stats]`: the page table CSV of `memory-tools.md` 2, computed
+//!   by the same library function as the component. See [`page_writes`].
+//! * `run [-F ...]... [-i PATH] STAGE.wasm [-u ...]... [STAGE.wasm ...]... [-o PATH]`: a QIP
+//!   Content host (`qip-content.md` A). See [`run`].
+//!
+//! Errors, rejections and traps: exit status 1 and one line `qip-memory: <reason>` on stderr
+//! (clap's usage errors exit with 2).
+
+mod count;
+mod host;
+mod page_writes;
+mod run;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use qip_memory::tools::page_writes::DEFAULT_BUDGET;
+
+/// A failure of a subcommand: the one line printed after `qip-memory: `.
+#[derive(Debug)]
+pub struct Failure(String);
+
+impl Failure {
+    /// A failure with this reason.
+    pub fn new(reason: String) -> Failure {
+        Failure(reason)
+    }
+}
+
+impl From<String> for Failure {
+    fn from(reason: String) -> Failure {
+        Failure(reason)
+    }
+}
+
+/// Reads a whole file; the error names the path.
+pub fn read_file(path: &Path) -> Result<Vec<u8>, Failure> {
+    std::fs::read(path).map_err(|e| Failure::new(format!("cannot read {}: {e}", path.display())))
+}
+
+/// Splits a `-u KEY=VALUE` argument at the first `=` (A.7).
+///
+/// # Errors
+/// A [`Failure`] when there is no `=` or the key is empty.
+pub fn split_uniform(arg: &str) -> Result<(&str, &str), Failure> {
+    match arg.split_once('=') {
+        Some(("", _)) => Err(Failure::new(format!("-u {arg}: empty uniform key"))),
+        Some(kv) => Ok(kv),
+        None => Err(Failure::new(format!("-u {arg}: expected KEY=VALUE"))),
+    }
+}
+
+#[derive(Parser)]
+#[command(name = "qip-memory", version, about = "Memory analyzers for WebAssembly")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run an exported function in the bounded interpreter and print its counters.
+    Count {
+        /// The module (binary .wasm).
+        wasm: PathBuf,
+        /// The exported function to call.
+        #[arg(long, default_value = "run")]
+        invoke: String,
+        /// An argument, as `i32:5`, `i64:-1`, `f32:1.5` or `f64:2`; repeat in parameter order.
+        #[arg(long = "arg")]
+        args: Vec<String>,
+        /// Most instructions to execute (default: unlimited).
+        #[arg(long)]
+        instruction_budget: Option<u64>,
+    },
+    /// Print the page table CSV of a Content target's run (what
+    /// qip-interpret-memory-page-writes-csv.wasm returns for the same request).
+    PageWrites {
+        /// The target Content component (binary .wasm), sent as `-F component=@TARGET`.
+        target: PathBuf,
+        /// The target's input, sent as `-F input=TEXT`.
+        #[arg(long, allow_hyphen_values = true, conflicts_with = "input_file")]
+        input: Option<String>,
+        /// The target's input from a file, sent as `-F input=@PATH`.
+        #[arg(long, value_name = "PATH")]
+        input_file: Option<PathBuf>,
+        /// A target uniform, sent as `-F uniforms[KEY]=VALUE`; repeatable.
+        #[arg(short = 'u', long = "uniform", value_name = "KEY=VALUE", allow_hyphen_values = true)]
+        uniforms: Vec<String>,
+        /// Instructions for setters and render together (the component's `instruction_budget`
+        /// uniform; clamped to 1..=1000000000).
+        #[arg(long, default_value_t = u64::from(DEFAULT_BUDGET))]
+        instruction_budget: u64,
+        /// Print the run's counters (setters and render) to stderr, one `name value` per line.
+        #[arg(long)]
+        stats: bool,
+    },
+    /// Run QIP Content components as a pipeline on wasmtime, like `qip run`
+    /// (`qip-memory run --help` for the syntax).
+    #[command(disable_help_flag = true)]
+    Run {
+        /// `[-F NAME=VALUE]... [-i PATH] STAGE.wasm [-u KEY=VALUE]... [STAGE.wasm ...]...
+        /// [-o PATH]`
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let r = match &cli.command {
+        Command::Count { wasm, invoke, args, instruction_budget } => {
+            count::count(wasm, invoke, args, *instruction_budget)
+        }
+        Command::PageWrites { target, input, input_file, uniforms, instruction_budget, stats } => {
+            let input = match (input, input_file) {
+                (Some(t), _) => page_writes::Input::Text(t.clone()),
+                (None, Some(p)) => page_writes::Input::File(p.clone()),
+                (None, None) => page_writes::Input::None,
+            };
+            page_writes::main(&page_writes::Args {
+                target,
+                input,
+                uniforms,
+                budget: *instruction_budget,
+                stats: *stats,
+            })
+        }
+        Command::Run { args } => match run::parse_args(args) {
+            Ok(Some(args)) => run::main(&args),
+            Ok(None) => {
+                println!("{}", run::USAGE);
+                Ok(())
+            }
+            Err(e) => Err(e),
+        },
+    };
+    match r {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure(reason)) => {
+            eprintln!("qip-memory: {reason}");
+            ExitCode::FAILURE
+        }
+    }
+}

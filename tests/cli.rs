@@ -1,0 +1,521 @@
+//! The `qip-memory` binary end to end on small WAT modules: the `-F` body of `run` byte for
+//! byte (`qip-content.md` A.10), the host's memory policy (A.8), type tracking (A.9), uniforms
+//! (A.7), result decoding (A.5) and output writing; `page-writes --stats` and its rejection
+//! line. Every expected value is written out by hand.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The binary under test.
+fn qip_memory(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_qip-memory")).args(args).output().expect("the binary runs")
+}
+
+/// A fresh directory for one test's files.
+fn dir(test: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli").join(test);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Writes the module for `wat` to `dir/name` and returns the path as a string.
+fn module(dir: &Path, name: &str, wat: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, wat::parse_str(wat).expect("valid WAT")).unwrap();
+    p.to_str().unwrap().to_owned()
+}
+
+fn file(dir: &Path, name: &str, bytes: &[u8]) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p.to_str().unwrap().to_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+/// Asserts exit status 1 and exactly one stderr line, and returns it (without `\n`).
+fn one_line_failure(o: &Output) -> String {
+    assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(o));
+    let e = stderr(o);
+    assert!(e.ends_with('\n') && e.matches('\n').count() == 1, "not one line: {e:?}");
+    e.trim_end().to_owned()
+}
+
+/// Bytes in, the same bytes out: input at 0 (capacity 64 KiB), output `[0, len)`, no declared
+/// types (so `-F` bodies pass through untouched and `-o` receives them verbatim).
+const ECHO: &str = r#"(module
+  (memory (export "memory") 1 1)
+  (func (export "input_ptr") (result i32) i32.const 0)
+  (func (export "input_bytes_cap") (result i32) i32.const 65536)
+  (func (export "output_bytes_cap") (result i32) i32.const 65536)
+  (func (export "render") (param i32) (result i64)
+    local.get 0
+    i64.extend_i32_u))"#;
+
+/// UTF-8 echo that declares `text/markdown` in and out (the type string at 60,000).
+const MARKDOWN_ECHO: &str = r#"(module
+  (memory (export "memory") 1 1)
+  (data (i32.const 60000) "text/markdown")
+  (func (export "input_ptr") (result i32) i32.const 0)
+  (func (export "input_utf8_cap") (result i32) i32.const 1024)
+  (func (export "output_utf8_cap") (result i32) i32.const 1024)
+  (func (export "input_content_type_ptr") (result i32) i32.const 60000)
+  (func (export "input_content_type_size") (result i32) i32.const 13)
+  (func (export "output_content_type_ptr") (result i32) i32.const 60000)
+  (func (export "output_content_type_size") (result i32) i32.const 13)
+  (func (export "render") (param i32) (result i64)
+    local.get 0
+    i64.extend_i32_u))"#;
+
+/// Runs `-F` arguments through the echo stage and returns the body it received (`-o`).
+fn body_of(d: &Path, forms: &[&str]) -> Vec<u8> {
+    let echo = module(d, "echo.wasm", ECHO);
+    let out = d.join("body.bin");
+    let mut args = vec!["run"];
+    for f in forms {
+        args.extend(["-F", f]);
+    }
+    args.extend([echo.as_str(), "-o", out.to_str().unwrap()]);
+    let o = qip_memory(&args);
+    assert!(o.status.success(), "stderr: {}", stderr(&o));
+    assert!(o.stdout.is_empty(), "-o writes nothing to stdout");
+    std::fs::read(out).unwrap()
+}
+
+#[test]
+fn form_text_field() {
+    let d = dir("form_text_field");
+    // A.10: "--" B CRLF, the disposition line, an empty line, the body, CRLF, the closing line.
+    let expected: &[u8] = b"--uuid-00000000-0000-0000-0000-000000000000\r\n\
+        Content-Disposition: form-data; name=\"input\"\r\n\
+        \r\n\
+        https://example.com\r\n\
+        --uuid-00000000-0000-0000-0000-000000000000--\r\n";
+    assert_eq!(body_of(&d, &["input=https://example.com"]), expected);
+}
+
+#[test]
+fn form_empty_value() {
+    let d = dir("form_empty_value");
+    let expected: &[u8] = b"--uuid-00000000-0000-0000-0000-000000000000\r\n\
+        Content-Disposition: form-data; name=\"input\"\r\n\
+        \r\n\
+        \r\n\
+        --uuid-00000000-0000-0000-0000-000000000000--\r\n";
+    assert_eq!(body_of(&d, &["input="]), expected);
+}
+
+#[test]
+fn form_at_file_has_filename_and_content_type() {
+    let d = dir("form_at_file");
+    let payload = file(&d, "payload.bin", b"\0asm\x01\0\0\0\r\n");
+    let arg = format!("component=@{payload}");
+    // The filename is the last path segment; the octet-stream line follows the disposition.
+    let expected: &[u8] = b"--uuid-00000000-0000-0000-0000-000000000000\r\n\
+        Content-Disposition: form-data; name=\"component\"; filename=\"payload.bin\"\r\n\
+        Content-Type: application/octet-stream\r\n\
+        \r\n\
+        \0asm\x01\0\0\0\r\n\r\n\
+        --uuid-00000000-0000-0000-0000-000000000000--\r\n";
+    assert_eq!(body_of(&d, &[&arg]), expected);
+}
+
+#[test]
+fn form_lt_file_has_disposition_only() {
+    let d = dir("form_lt_file");
+    let payload = file(&d, "payload.bin", b"x=1");
+    let arg = format!("input=<{payload}");
+    let expected: &[u8] = b"--uuid-00000000-0000-0000-0000-000000000000\r\n\
+        Content-Disposition: form-data; name=\"input\"\r\n\
+        \r\n\
+        x=1\r\n\
+        --uuid-00000000-0000-0000-0000-000000000000--\r\n";
+    assert_eq!(body_of(&d, &[&arg]), expected);
+}
+
+#[test]
+fn form_fields_keep_their_order() {
+    let d = dir("form_order");
+    let payload = file(&d, "t.wasm", b"T");
+    let arg = format!("component=@{payload}");
+    // Order as given; `=` inside a value is part of the value (split at the first `=`).
+    let expected: &[u8] = b"--uuid-00000000-0000-0000-0000-000000000000\r\n\
+        Content-Disposition: form-data; name=\"uniforms[b]\"\r\n\
+        \r\n\
+        a=b\r\n\
+        --uuid-00000000-0000-0000-0000-000000000000\r\n\
+        Content-Disposition: form-data; name=\"component\"; filename=\"t.wasm\"\r\n\
+        Content-Type: application/octet-stream\r\n\
+        \r\n\
+        T\r\n\
+        --uuid-00000000-0000-0000-0000-000000000000\r\n\
+        Content-Disposition: form-data; name=\"input\"\r\n\
+        \r\n\
+        hi\r\n\
+        --uuid-00000000-0000-0000-0000-000000000000--\r\n";
+    assert_eq!(body_of(&d, &["uniforms[b]=a=b", &arg, "input=hi"]), expected);
+}
+
+#[test]
+fn form_errors() {
+    let d = dir("form_errors");
+    let echo = module(&d, "echo.wasm", ECHO);
+    let input = file(&d, "in.txt", b"x");
+    let fails = |args: &[&str]| one_line_failure(&qip_memory(args));
+    assert_eq!(fails(&["run", "-F", "noequals", &echo]), "qip-memory: -F noequals: expected NAME=VALUE");
+    assert_eq!(fails(&["run", "-F", "=x", &echo]), "qip-memory: -F =x: empty field name");
+    assert_eq!(fails(&["run", "-F", "a=@", &echo]), "qip-memory: -F a=@: empty path");
+    assert_eq!(fails(&["run", "-F", "a=<", &echo]), "qip-memory: -F a=<: empty path");
+    assert_eq!(
+        fails(&["run", "-F", "a\"b=x", &echo]),
+        "qip-memory: -F a\"b=x: a form field name must be printable ASCII without '\"' or '\\' (field 0) (at offset 0x1)"
+    );
+    assert_eq!(
+        fails(&["run", "-F", "a=x", "-i", &input, &echo]),
+        "qip-memory: run: -F and -i are mutually exclusive"
+    );
+    let missing = d.join("missing.bin");
+    let line = fails(&["run", "-F", &format!("a=@{}", missing.display()), &echo]);
+    assert!(line.starts_with(&format!("qip-memory: cannot read {}: ", missing.display())), "{line}");
+    // A body holding a delimiter line of the boundary is refused (A.10).
+    let delim = "x\r\n--uuid-00000000-0000-0000-0000-000000000000\r\ny";
+    // The argument is shown with its CR and LF escaped, so the reason stays on one line.
+    assert_eq!(
+        fails(&["run", "-F", &format!("input={delim}"), &echo]),
+        r"qip-memory: -F input=x\r\n--uuid-00000000-0000-0000-0000-000000000000\r\ny: a form field contains the multipart boundary as a delimiter line (field 0) (at offset 0x1)"
+    );
+}
+
+#[test]
+fn memory_grow_and_imports_are_refused() {
+    let d = dir("policy");
+    // memory.grow even with min == max (A.8).
+    let grow = module(
+        &d,
+        "grow.wasm",
+        r#"(module
+          (memory (export "memory") 1 1)
+          (func (export "output_bytes_cap") (result i32) i32.const 0)
+          (func (export "render") (param i32) (result i64)
+            i32.const 0
+            memory.grow
+            drop
+            i64.const 0))"#,
+    );
+    let line = one_line_failure(&qip_memory(&["run", &grow]));
+    assert!(line.starts_with(&format!("qip-memory: {grow}: contains memory.grow (at offset 0x")), "{line}");
+    let import = module(
+        &d,
+        "import.wasm",
+        r#"(module
+          (import "env" "f" (func))
+          (memory (export "memory") 1 1)
+          (func (export "output_bytes_cap") (result i32) i32.const 0)
+          (func (export "render") (param i32) (result i64) i64.const 0))"#,
+    );
+    assert_eq!(
+        one_line_failure(&qip_memory(&["run", &import])),
+        format!("qip-memory: {import}: imports env::f; a Content component must have no imports")
+    );
+    // The library's contract checker speaks for the contract.
+    let no_render = module(&d, "norender.wasm", r#"(module (memory (export "memory") 1 1))"#);
+    assert_eq!(
+        one_line_failure(&qip_memory(&["run", &no_render])),
+        format!("qip-memory: {no_render}: Content contract: must export render(i32) -> i64")
+    );
+}
+
+#[test]
+fn utf8_output_gets_a_newline_and_types_are_tracked() {
+    let d = dir("types");
+    let md = module(&d, "md.wasm", MARKDOWN_ECHO);
+    let echo = module(&d, "echo.wasm", ECHO);
+    let input = file(&d, "in.md", "# Título\n".as_bytes());
+    // -i carries no type: the first stage adopts its declared type; UTF-8 output + "\n".
+    let o = qip_memory(&["run", "-i", &input, &md]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(o.stdout, "# Título\n\n".as_bytes());
+    // text/markdown -> text/markdown: types match.
+    let o = qip_memory(&["run", "-i", &input, &md, &md]);
+    assert_eq!(o.stdout, "# Título\n\n".as_bytes());
+    // -o writes the exact bytes, without the newline.
+    let out = d.join("out.md");
+    let o = qip_memory(&["run", "-i", &input, &md, "-o", out.to_str().unwrap()]);
+    assert!(o.status.success() && o.stdout.is_empty());
+    assert_eq!(std::fs::read(&out).unwrap(), "# Título\n".as_bytes());
+    // Bytes output is written verbatim.
+    let o = qip_memory(&["run", "-i", &input, &echo]);
+    assert_eq!(o.stdout, "# Título\n".as_bytes());
+    // -F sets the multipart type, which a typed stage refuses (A.9 step 3).
+    assert_eq!(
+        one_line_failure(&qip_memory(&["run", "-F", "input=x", &md])),
+        format!(
+            "qip-memory: {md}: expected text/markdown, got \
+             multipart/form-data;boundary=uuid-00000000-0000-0000-0000-000000000000"
+        )
+    );
+    // An untyped bytes stage leaves the type unspecified; a later typed stage refuses it.
+    assert_eq!(
+        one_line_failure(&qip_memory(&["run", "-i", &input, &echo, &md])),
+        format!("qip-memory: {md}: expected text/markdown, but the pipeline content type is unspecified")
+    );
+    // The first stage's UTF-8 input is validated: "ab" then 0xff at offset 2.
+    let bad = file(&d, "bad.md", b"ab\xffcd");
+    assert_eq!(
+        one_line_failure(&qip_memory(&["run", "-i", &bad, &md])),
+        format!("qip-memory: {md}: input is not valid UTF-8 (first bad byte at offset 2)")
+    );
+    // Input larger than the capacity (1,024 bytes).
+    let big = file(&d, "big.md", &[b'a'; 1025]);
+    assert_eq!(
+        one_line_failure(&qip_memory(&["run", "-i", &big, &md])),
+        format!("qip-memory: {md}: input of 1025 bytes exceeds the input capacity of 1024 bytes")
+    );
+}
+
+/// A generator whose output type is the multipart slot with UUID 1111…, and a consumer that
+/// declares the default slot (at 1,000) and returns its slot's 70 bytes as output.
+const SLOT_PRODUCER: &str = r#"(module
+  (memory (export "memory") 1 1)
+  (data (i32.const 1000) "multipart/form-data;boundary=uuid-11111111-2222-3333-4444-555555555555")
+  (func (export "output_bytes_cap") (result i32) i32.const 0)
+  (func (export "output_content_type_ptr") (result i32) i32.const 1000)
+  (func (export "output_content_type_size") (result i32) i32.const 70)
+  (func (export "render") (param i32) (result i64) i64.const 0))"#;
+const SLOT_CONSUMER: &str = r#"(module
+  (memory (export "memory") 1 1)
+  (data (i32.const 1000) "multipart/form-data;boundary=uuid-00000000-0000-0000-0000-000000000000")
+  (func (export "input_ptr") (result i32) i32.const 0)
+  (func (export "input_bytes_cap") (result i32) i32.const 512)
+  (func (export "output_bytes_cap") (result i32) i32.const 70)
+  (func (export "input_content_type_ptr") (result i32) i32.const 1000)
+  (func (export "input_content_type_size") (result i32) i32.const 70)
+  (func (export "render") (param i32) (result i64) i64.const 0x000003e800000046))"#;
+
+#[test]
+fn multipart_boundary_is_copied_between_stages() {
+    let d = dir("slot");
+    let producer = module(&d, "producer.wasm", SLOT_PRODUCER);
+    let consumer = module(&d, "consumer.wasm", SLOT_CONSUMER);
+    // A.6.1: the host copies the producer's 36 UUID bytes into the consumer's slot.
+    let o = qip_memory(&["run", &producer, &consumer]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(o.stdout, b"multipart/form-data;boundary=uuid-11111111-2222-3333-4444-555555555555");
+    // With -F the type is the default slot: nothing to rewrite.
+    let o = qip_memory(&["run", "-F", "input=x", &consumer]);
+    assert_eq!(o.stdout, b"multipart/form-data;boundary=uuid-00000000-0000-0000-0000-000000000000");
+}
+
+/// Setters append their key's first letter at the byte `global 0` points to; render returns
+/// the log `[200, 200 + global 0 - 200)`. Global 0 starts at 200. `uniform_set_x` also stores
+/// its value (an unsigned i32) little-endian.
+const UNIFORMS: &str = r#"(module
+  (memory (export "memory") 1 1)
+  (global $at (mut i32) (i32.const 200))
+  (func $log (param i32)
+    global.get $at
+    local.get 0
+    i32.store8
+    global.get $at
+    i32.const 1
+    i32.add
+    global.set $at)
+  (func (export "output_bytes_cap") (result i32) i32.const 1024)
+  (func (export "uniform_set_beta") (param i32) (result i32)
+    i32.const 98 call $log local.get 0)
+  (func (export "uniform_set_alpha") (param i64) (result i64)
+    i32.const 97 call $log local.get 0)
+  (func (export "uniform_set_x") (param i32) (result i32)
+    i32.const 120 call $log
+    global.get $at
+    local.get 0
+    i32.store
+    global.get $at
+    i32.const 4
+    i32.add
+    global.set $at
+    local.get 0)
+  (func (export "uniform_set_bad") (param i32 i32) (result i32) i32.const 0)
+  (func (export "uniform_set_boom") (param i32) (result i32) unreachable)
+  (func (export "render") (param i32) (result i64)
+    i64.const 200
+    i64.const 32
+    i64.shl
+    global.get $at
+    i32.const 200
+    i32.sub
+    i64.extend_i32_u
+    i64.or))"#;
+
+#[test]
+fn uniforms_sorted_last_wins_and_errors() {
+    let d = dir("uniforms");
+    let m = module(&d, "u.wasm", UNIFORMS);
+    // Applied in key order alpha, beta, x whatever the command line says; x=0x10 twice: the
+    // last value (0x0102) wins: 'x' then 02 01 00 00.
+    let o = qip_memory(&["run", &m, "-u", "x=0x10", "-u", "beta=1", "-u", "alpha=-5", "-u", "x=0x0102"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(o.stdout, b"abx\x02\x01\x00\x00");
+    let fails = |args: &[&str]| one_line_failure(&qip_memory(args));
+    assert_eq!(
+        fails(&["run", &m, "-u", "gamma=1"]),
+        format!("qip-memory: {m}: has no uniform \"gamma\" (no export uniform_set_gamma)")
+    );
+    assert_eq!(
+        fails(&["run", &m, "-u", "beta=-1"]),
+        format!(
+            "qip-memory: {m}: uniform beta=\"-1\": uniform value is not a number of the setter's type (at offset 0x0)"
+        )
+    );
+    assert_eq!(
+        fails(&["run", &m, "-u", "bad=1"]),
+        format!("qip-memory: {m}: uniform_set_bad is not a (T) -> T setter of a scalar type")
+    );
+    assert_eq!(
+        fails(&["run", &m, "-u", "boom=1"]),
+        format!("qip-memory: {m}: uniform boom: wasm trap: wasm `unreachable` instruction executed")
+    );
+    assert_eq!(
+        fails(&["run", "-u", "a=1", &m]),
+        "qip-memory: run: -u a=1 must follow the stage it configures"
+    );
+    assert_eq!(fails(&["run", &m, "-u", "=1"]), "qip-memory: -u =1: empty uniform key");
+    assert_eq!(fails(&["run"]), "qip-memory: run: no stage given (see qip-memory run --help)");
+    assert_eq!(
+        fails(&["run", "--bogus", &m]),
+        "qip-memory: run: unknown option --bogus (see qip-memory run --help)"
+    );
+}
+
+#[test]
+fn rejections_and_traps() {
+    let d = dir("rejections");
+    // Rejection with detail 7 and 2 failure modes per offset: offset 3, mode 1.
+    let rej = module(
+        &d,
+        "rej.wasm",
+        r#"(module
+          (memory (export "memory") 1 1)
+          (func (export "input_ptr") (result i32) i32.const 0)
+          (func (export "input_bytes_cap") (result i32) i32.const 64)
+          (func (export "output_bytes_cap") (result i32) i32.const 64)
+          (func (export "failure_modes_per_input_offset") (result i32) i32.const 2)
+          (func (export "render") (param i32) (result i64)
+            i64.const 0x8000000000000007))"#,
+    );
+    let five = file(&d, "five.bin", b"12345");
+    assert_eq!(
+        one_line_failure(&qip_memory(&["run", "-i", &five, &rej])),
+        format!("qip-memory: {rej} rejected input at offset 3 (mode 1)")
+    );
+    // Offset 3 lies past a 2-byte input.
+    let two = file(&d, "two.bin", b"12");
+    assert_eq!(
+        one_line_failure(&qip_memory(&["run", "-i", &two, &rej])),
+        format!("qip-memory: {rej}: rejected input at offset 3, past the input's 2 bytes (mode 1)")
+    );
+    let trap = module(
+        &d,
+        "trap.wasm",
+        r#"(module
+          (memory (export "memory") 1 1)
+          (func (export "output_bytes_cap") (result i32) i32.const 0)
+          (func (export "render") (param i32) (result i64) unreachable))"#,
+    );
+    assert_eq!(
+        one_line_failure(&qip_memory(&["run", &trap])),
+        format!("qip-memory: {trap}: wasm trap: wasm `unreachable` instruction executed")
+    );
+    // Success with size 65 > capacity 64.
+    let big = module(
+        &d,
+        "big.wasm",
+        r#"(module
+          (memory (export "memory") 1 1)
+          (func (export "output_bytes_cap") (result i32) i32.const 64)
+          (func (export "render") (param i32) (result i64) i64.const 65))"#,
+    );
+    assert_eq!(
+        one_line_failure(&qip_memory(&["run", &big])),
+        format!("qip-memory: {big}: output of 65 bytes exceeds the declared output capacity of 64 bytes")
+    );
+}
+
+/// A generator for `page-writes`: memory 2 pages, no data, no globals; the setter returns its
+/// argument; render stores 4 bytes at 70,000 (page 1, since 70,000 / 65,536 = 1) and returns
+/// an empty success.
+const STORE_TARGET: &str = r#"(module
+  (memory (export "memory") 2 2)
+  (func (export "output_bytes_cap") (result i32) i32.const 16)
+  (func (export "uniform_set_k") (param i32) (result i32)
+    local.get 0)                 ;; 1, end 2
+  (func (export "render") (param i32) (result i64)
+    i32.const 70000              ;; 1
+    i32.const 7                  ;; 2
+    i32.store                    ;; 3  (one write of 4 bytes)
+    i64.const 0))                ;; 4, end 5"#;
+
+const HEADER: &str = "page,region,initialized_bytes,reads,bytes_read,writes,bytes_written,distinct_bytes_written,rewrite_ratio";
+
+#[test]
+fn page_writes_csv_and_stats() {
+    let d = dir("page_writes_stats");
+    let t = module(&d, "store.wasm", STORE_TARGET);
+    let o = qip_memory(&["page-writes", &t, "-u", "k=5", "--stats"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Page 1: no range overlaps it ("other"); 1 write of 4 bytes, 4 distinct, ratio 1.00. The
+    // CSV has no trailing newline; the CLI adds one.
+    assert_eq!(String::from_utf8(o.stdout.clone()).unwrap(), format!("{HEADER}\n1,other,0,0,0,1,4,4,1.00\n"));
+    // Setter: local.get + end = 2 instructions, 1 return; render: 5 instructions, 1 return,
+    // 1 memory write. Together: 7 instructions, 2 returns.
+    assert_eq!(
+        stderr(&o),
+        "instructions 7\ncalls 0\nindirect_calls 0\nreturns 2\nbranches 0\nloop_iterations 0\n\
+         memory_reads 0\nmemory_writes 1\n"
+    );
+    // Without --stats nothing goes to stderr.
+    let o = qip_memory(&["page-writes", &t]);
+    assert!(o.status.success() && o.stderr.is_empty());
+    // Budget 4 (< 5 render instructions): exhausted in render, mode 5.
+    let o = qip_memory(&["page-writes", &t, "--instruction-budget", "4"]);
+    let line = one_line_failure(&o);
+    assert!(line.starts_with("qip-memory: rejected at request offset "), "{line}");
+    assert!(line.contains(" (mode 5): instruction budget exhausted"), "{line}");
+}
+
+#[test]
+fn page_writes_rejections_are_one_line() {
+    let d = dir("page_writes_rejections");
+    let t = module(&d, "gen.wasm", STORE_TARGET);
+    // The request starts with the component part; its body starts after this header block.
+    let component_start = "--uuid-00000000-0000-0000-0000-000000000000\r\n\
+        Content-Disposition: form-data; name=\"component\"; filename=\"gen.wasm\"\r\n\
+        Content-Type: application/octet-stream\r\n\r\n"
+        .len();
+    // Input for a generator: mode 2 at the component part's start.
+    let o = qip_memory(&["page-writes", &t, "--input", "x"]);
+    assert_eq!(
+        one_line_failure(&o),
+        format!(
+            "qip-memory: rejected at request offset {component_start} (mode 2): \
+             the target is a generator (no input_ptr) but input was given"
+        )
+    );
+    // An invalid uniform key is a malformed request (mode 0) at the start of its part, which
+    // follows the component body and its CRLF and delimiter line.
+    let module_len = std::fs::metadata(&t).unwrap().len() as usize;
+    let part_start =
+        component_start + module_len + "\r\n--uuid-00000000-0000-0000-0000-000000000000\r\n".len();
+    let line = one_line_failure(&qip_memory(&["page-writes", &t, "-u", "Bad=1"]));
+    assert!(
+        line.starts_with(&format!("qip-memory: rejected at request offset {part_start} (mode 0): ")),
+        "{line}"
+    );
+    // A file that does not exist: exit 1, the path named.
+    let missing = d.join("missing.wasm");
+    let line = one_line_failure(&qip_memory(&["page-writes", missing.to_str().unwrap()]));
+    assert!(line.starts_with(&format!("qip-memory: cannot read {}: ", missing.display())), "{line}");
+}
