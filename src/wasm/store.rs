@@ -274,7 +274,12 @@ impl Store {
             )));
         }
         let max_pages = ty.maximum.unwrap_or(65536).min(limit_pages);
-        self.memories.push(MemoryInst { data: vec![0; (ty.initial * 65536) as usize], max_pages, ty });
+        // Reserve the largest size up front: `memory.grow` then never reallocates, so a memory
+        // near the limit cannot need twice its size while it grows (in a component's fixed
+        // arena that would be an out-of-memory trap instead of a result).
+        let mut data = Vec::with_capacity((max_pages * 65536) as usize);
+        data.resize((ty.initial * 65536) as usize, 0);
+        self.memories.push(MemoryInst { data, max_pages, ty });
         Ok(Memory((self.memories.len() - 1) as u32))
     }
 
