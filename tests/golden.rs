@@ -3,6 +3,8 @@
 //! branch to a block costs two; a branch back to a loop costs one and counts an iteration) and
 //! the documented measurements of C.12.
 
+mod common;
+use common::instruction_offsets;
 use std::sync::Arc;
 
 use qip_memory::wasm::{Counters, ExecError, Limits, Module, Observer, Store, TrapKind, Value};
@@ -21,24 +23,6 @@ fn run(wat: &str, func: &str, args: &[Value]) -> (Result<Vec<Value>, ExecError>,
     let f = store.get_func(inst, func).expect("export");
     let r = store.call(f, args);
     (r, *store.counters())
-}
-
-/// Byte offsets of the instructions of defined function `index`, read with wasmparser (not
-/// with the interpreter).
-fn instruction_offsets(bytes: &[u8], index: usize) -> Vec<usize> {
-    let mut bodies = Vec::new();
-    for p in wasmparser::Parser::new(0).parse_all(bytes) {
-        if let wasmparser::Payload::CodeSectionEntry(body) = p.unwrap() {
-            bodies.push(body);
-        }
-    }
-    let mut r = bodies[index].get_operators_reader().unwrap();
-    let mut out = Vec::new();
-    while !r.eof() {
-        out.push(r.original_position() as usize);
-        r.read().unwrap();
-    }
-    out
 }
 
 fn counters(

@@ -2,6 +2,8 @@
 //! path the component and the CLI share): CSV rows of WAT targets counted by hand, and every
 //! rejection mode of `memory-tools.md` 1.1 produced by a crafted request with its offset.
 
+mod common;
+use common::instruction_offsets;
 use qip_memory::content::form::{DEFAULT_BOUNDARY, DEFAULT_CONTENT_TYPE, FieldSource, build_body};
 use qip_memory::tools::Rejection;
 use qip_memory::tools::page_writes::page_writes;
@@ -21,23 +23,6 @@ fn request(component: &[u8], input: Option<&[u8]>, uniforms: &[(&str, &str)]) ->
 /// Where `needle` starts in `hay` (used to find part bodies without the parser under test).
 fn find(hay: &[u8], needle: &[u8]) -> usize {
     hay.windows(needle.len()).position(|w| w == needle).expect("present")
-}
-
-/// Byte offsets of the instructions of defined function `index`, from wasmparser.
-fn instruction_offsets(module: &[u8], index: usize) -> Vec<usize> {
-    let mut bodies = Vec::new();
-    for p in wasmparser::Parser::new(0).parse_all(module) {
-        if let wasmparser::Payload::CodeSectionEntry(b) = p.unwrap() {
-            bodies.push(b);
-        }
-    }
-    let mut r = bodies[index].get_operators_reader().unwrap();
-    let mut out = Vec::new();
-    while !r.eof() {
-        out.push(r.original_position() as usize);
-        r.read().unwrap();
-    }
-    out
 }
 
 fn run(req: &[u8], budget: u32) -> Result<String, Rejection> {
