@@ -16,6 +16,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod content;
+pub mod image;
 pub mod profile;
 pub mod tools;
 pub mod wasm;

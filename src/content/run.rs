@@ -227,7 +227,7 @@ pub fn run<O: Observer>(
     }
     let render = store.get_func(instance, "render").expect("checked by the contract");
     // A budget used up by the setters makes render exhaust at its first instruction (B.2 step 6).
-    observer.begin_render();
+    observer.begin_render(store.counters().instructions, contract.stack_pointer);
     let result =
         store.call_observed(render, &[Value::I32(input.len() as i32)], observer).map_err(exec_failure)?;
     let counters = *store.counters();

@@ -2,17 +2,22 @@
 //! Content components and the CLI are thin front ends over these functions.
 //!
 //! * [`page_writes`]: `qip-interpret-memory-page-writes-csv.wasm` (`memory-tools.md` 1–2).
+//! * [`thermal`]: `qip-interpret-memory-thermal-ktx2.wasm` (`memory-tools.md` 1 and 3).
 //! * [`modes`]: the rejection modes of `memory-tools.md` 1.1 as sentences.
 
 pub mod modes;
 pub mod page_writes;
+pub mod thermal;
 
 pub use modes::mode_description;
 
+use alloc::format;
 use alloc::string::String;
+use alloc::vec::Vec;
 
-use crate::content::run::Cause;
-use crate::wasm::Limits;
+use crate::content::multipart;
+use crate::content::run::{self, Cause, Outcome, TargetUniform};
+use crate::wasm::{Limits, Observer};
 
 /// Our limits for targets (`memory-tools.md`, issue 3): module 1 MiB, memory 192 MiB, and the
 /// interpreter's defaults for frames and the value stack.
@@ -77,4 +82,85 @@ pub fn rejection(cause: &Cause, message: String, at: &PartOffsets<'_>) -> Reject
         },
     };
     Rejection { offset: offset.min(at.request_len) as u32, mode: cause.mode(), message }
+}
+
+/// A parsed request (`memory-tools.md` 1): the parts the runner needs and where they start.
+#[derive(Debug)]
+pub struct Request<'a> {
+    /// The target module.
+    pub component: &'a [u8],
+    /// The target's input (empty without an `input` part).
+    pub input: &'a [u8],
+    /// Target uniforms in sorted key order.
+    pub uniforms: Vec<TargetUniform<'a>>,
+    component_offset: usize,
+    input_offset: Option<usize>,
+    uniform_offsets: Vec<usize>,
+    request_len: usize,
+}
+
+impl<'a> Request<'a> {
+    /// Parses `request` (`content_type`: the 70-byte multipart slot as the host left it) and
+    /// checks our input limit.
+    ///
+    /// # Errors
+    /// Mode 0 for a malformed request, mode 9 for an input above [`MAX_TARGET_INPUT`].
+    pub fn parse(request: &'a [u8], content_type: &[u8]) -> Result<Request<'a>, Rejection> {
+        let req = multipart::parse(request, content_type).map_err(|e| Rejection {
+            offset: e.offset.min(request.len()) as u32,
+            mode: 0,
+            message: format!("malformed request: {e}"),
+        })?;
+        let (input, input_offset) = match &req.input {
+            Some(p) => (p.bytes, Some(p.offset)),
+            None => (&[][..], None),
+        };
+        if input.len() > MAX_TARGET_INPUT {
+            return Err(Rejection {
+                offset: input_offset.unwrap_or(0) as u32,
+                mode: 9,
+                message: format!(
+                    "target input of {} bytes exceeds our limit of {MAX_TARGET_INPUT} bytes",
+                    input.len()
+                ),
+            });
+        }
+        Ok(Request {
+            component: req.component.bytes,
+            input,
+            uniforms: req.uniforms.iter().map(|u| TargetUniform { key: u.key, value: u.value }).collect(),
+            component_offset: req.component.offset,
+            input_offset,
+            uniform_offsets: req.uniforms.iter().map(|u| u.value_offset).collect(),
+            request_len: request.len(),
+        })
+    }
+
+    /// Length of the whole request in bytes (the offset of mode 8).
+    pub fn len(&self) -> usize {
+        self.request_len
+    }
+
+    /// Whether the request is empty (it never is once parsed).
+    pub fn is_empty(&self) -> bool {
+        self.request_len == 0
+    }
+
+    /// Runs the target (`memory-tools.md` 1, `qip-content.md` B.2) with at most `budget`
+    /// instructions for setters and render, reporting every event to `observer`.
+    ///
+    /// # Errors
+    /// The [`Rejection`] of the run's failure, with the offsets of 1.1.
+    pub fn run<O: Observer>(&self, budget: u32, observer: &mut O) -> Result<Outcome, Rejection> {
+        run::run(self.component, self.input, &self.uniforms, budget as u64, &target_limits(), observer)
+            .map_err(|f| {
+                let at = PartOffsets {
+                    component: self.component_offset,
+                    input: self.input_offset,
+                    uniforms: &self.uniform_offsets,
+                    request_len: self.request_len,
+                };
+                rejection(&f.cause, f.message, &at)
+            })
+    }
 }

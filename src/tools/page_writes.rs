@@ -1,13 +1,11 @@
 //! `qip-interpret-memory-page-writes-csv.wasm` as a library function: a multipart request in,
 //! the page table CSV out (`memory-tools.md` 1–2).
 
-use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{MAX_TARGET_INPUT, PartOffsets, Rejection, rejection, target_limits};
-use crate::content::multipart;
-use crate::content::run::{self, Outcome, TargetUniform};
+use super::{Rejection, Request};
+use crate::content::run::Outcome;
 use crate::profile::pages::{PageRecorder, PageTable, Range, Regions};
 use crate::wasm::Counters;
 
@@ -55,44 +53,9 @@ pub fn regions(outcome: &Outcome, input_len: usize, lowest_global0: Option<u32>)
 /// # Errors
 /// A [`Rejection`] with the request offset and mode of `memory-tools.md` 1.1.
 pub fn page_writes(request: &[u8], content_type: &[u8], budget: u32) -> Result<PageWrites, Rejection> {
-    let req = multipart::parse(request, content_type).map_err(|e| Rejection {
-        offset: e.offset.min(request.len()) as u32,
-        mode: 0,
-        message: format!("malformed request: {e}"),
-    })?;
-    let (input, input_offset) = match &req.input {
-        Some(p) => (p.bytes, Some(p.offset)),
-        None => (&[][..], None),
-    };
-    let uniform_offsets: Vec<usize> = req.uniforms.iter().map(|u| u.value_offset).collect();
-    let at = PartOffsets {
-        component: req.component.offset,
-        input: input_offset,
-        uniforms: &uniform_offsets,
-        request_len: request.len(),
-    };
-    if input.len() > MAX_TARGET_INPUT {
-        return Err(Rejection {
-            offset: input_offset.unwrap_or(0) as u32,
-            mode: 9,
-            message: format!(
-                "target input of {} bytes exceeds our limit of {MAX_TARGET_INPUT} bytes",
-                input.len()
-            ),
-        });
-    }
-    let uniforms: Vec<TargetUniform<'_>> =
-        req.uniforms.iter().map(|u| TargetUniform { key: u.key, value: u.value }).collect();
+    let req = Request::parse(request, content_type)?;
     let mut recorder = PageRecorder::new();
-    let outcome = run::run(
-        req.component.bytes,
-        input,
-        &uniforms,
-        clamp_budget(budget) as u64,
-        &target_limits(),
-        &mut recorder,
-    )
-    .map_err(|f| rejection(&f.cause, f.message, &at))?;
-    let table = PageTable::new(&recorder, &regions(&outcome, input.len(), recorder.lowest_global0()));
+    let outcome = req.run(clamp_budget(budget), &mut recorder)?;
+    let table = PageTable::new(&recorder, &regions(&outcome, req.input.len(), recorder.lowest_global0()));
     Ok(PageWrites { csv: table.to_csv(), counters: outcome.counters })
 }

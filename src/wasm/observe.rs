@@ -49,9 +49,13 @@ pub trait Observer {
 
     /// Not called by the interpreter: the Content runner (`crate::content::run`) calls it after
     /// the uniform setters, right before `render` starts, so that an observer can tell the two
-    /// phases apart.
+    /// phases apart. `instructions` is the run's instruction count so far (the setters'
+    /// instructions); `stack_pointer` is the initial value of global 0 when it is a mutable
+    /// `i32` (LLVM's `__stack_pointer`, the top of the stack range of `memory-tools.md` 2).
     #[inline(always)]
-    fn begin_render(&mut self) {}
+    fn begin_render(&mut self, instructions: u64, stack_pointer: Option<u32>) {
+        let _ = (instructions, stack_pointer);
+    }
 }
 
 /// The observer of a plain run: observes nothing, costs nothing.

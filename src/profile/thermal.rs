@@ -1,0 +1,497 @@
+//! The memory heat map of `qip-interpret-memory-thermal-ktx2.wasm` (`memory-tools.md` 3): one
+//! pixel per byte of up to 32 pages, showing where the work of `render` ended up.
+//!
+//! [`ThermalRecorder`] is the [`Observer`] of the run. It keeps per-byte tallies only for the
+//! pages that can still become tiles (the lowest 32 touched pages at or above `first_page`),
+//! so its memory is bounded by the tiles shown (1.25 MiB each), not by the target's memory.
+//! [`HeatMap::render_rgba`] turns the tallies into pixels with the scales of 3.3.
+//!
+//! # One run instead of two
+//!
+//! The reference runs the target twice: once to learn the stack range (`[lowest global 0,
+//! initial global 0)`, measured over the whole run), once to attribute work, skipping writes
+//! whose first byte lies in that range. We run once. A render write whose first byte is at or
+//! above the initial stack pointer, or when there is no stack pointer, is attributed at once;
+//! one in `[lowest so far, initial)` is a stack write for certain (the lowest value only
+//! falls). Only a write *below* the lowest value seen so far is undecided: the stack may still
+//! grow over it. Such writes, and every write after the first of them, wait in a queue with the
+//! running totals at that point; the queue drains as soon as its front is decided, and at the
+//! end every write left is decided against the final lowest value. Each write's tally is the
+//! difference of running totals between it and the attributing write before it, so the result
+//! is exactly the two-run image. In Rust programs (stack below the data) the queue stays
+//! nearly empty. When more than `pending_limit` writes wait, the recorder gives up
+//! ([`Finish::Rerun`]) and the caller runs the target again with the measured range
+//! ([`StackRange::Known`]), which is the reference's method.
+
+use alloc::boxed::Box;
+use alloc::collections::VecDeque;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::pages::{PAGE_SIZE, Range};
+use crate::wasm::Observer;
+
+/// Most tiles in an image (`memory-tools.md` 3.1; 32 · 256 = 8,192 rows, the KTX2 limit QIP
+/// uses).
+pub const MAX_TILES: usize = 32;
+/// Width of the image and side of a tile, in pixels (bytes).
+pub const TILE_SIDE: u32 = 256;
+/// Bytes per tile (one 64 KiB page).
+const TILE_BYTES: usize = PAGE_SIZE as usize;
+/// Default most undecided writes held before falling back to a second run (32 bytes each, so
+/// 32 MiB).
+pub const DEFAULT_PENDING_LIMIT: usize = 1 << 20;
+
+/// Alpha of a byte render never touched that held request input (3.3).
+pub const ALPHA_INPUT: u8 = 40;
+/// Alpha of a byte render never touched that an active data segment initialized (3.3).
+pub const ALPHA_DATA: u8 = 24;
+/// Alpha offset of a touched byte (3.3: `64 + alpha_level(A)`).
+pub const ALPHA_TOUCHED: u8 = 64;
+
+/// How the recorder decides which writes are stack writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StackRange {
+    /// Measure the range during this run (see the module documentation); hold at most
+    /// `pending_limit` undecided writes.
+    Measure {
+        /// Most writes to hold before giving up with [`Finish::Rerun`].
+        pending_limit: usize,
+    },
+    /// The range is known from an earlier run of the same request (`None`: no stack range).
+    Known(Option<Range>),
+}
+
+impl Default for StackRange {
+    fn default() -> Self {
+        StackRange::Measure { pending_limit: DEFAULT_PENDING_LIMIT }
+    }
+}
+
+/// Running totals of render work: instructions, loop iterations, calls.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Work {
+    instructions: u64,
+    loops: u64,
+    calls: u64,
+}
+
+/// A render write whose attribution waits: its first byte and the totals when it executed.
+#[derive(Debug, Clone, Copy)]
+struct Pending {
+    addr: u64,
+    at: Work,
+    /// `true`: attributes for sure; `false`: a stack write unless its address ends up below the
+    /// final lowest stack pointer.
+    decided: bool,
+}
+
+/// The per-byte tallies of one tile (one page), indexed by the byte's offset in the page.
+#[derive(Debug, Clone)]
+pub struct Tile {
+    /// Instructions attributed to each byte.
+    pub instructions: Box<[u64]>,
+    /// Loop iterations attributed to each byte.
+    pub loops: Box<[u32]>,
+    /// Calls attributed to each byte.
+    pub calls: Box<[u32]>,
+    /// Render loads, stores, `memory.copy` sides and `memory.fill`s that touched each byte.
+    pub accesses: Box<[u32]>,
+}
+
+impl Tile {
+    fn new() -> Box<Tile> {
+        Box::new(Tile {
+            instructions: vec![0; TILE_BYTES].into_boxed_slice(),
+            loops: vec![0; TILE_BYTES].into_boxed_slice(),
+            calls: vec![0; TILE_BYTES].into_boxed_slice(),
+            accesses: vec![0; TILE_BYTES].into_boxed_slice(),
+        })
+    }
+}
+
+/// Page state: not touched yet.
+const UNSEEN: u32 = 0;
+/// Page state: touched, but never a tile (below `first_page`, or 32 lower pages were touched).
+const NO_TILE: u32 = u32::MAX;
+
+/// Records the heat map of one run (`memory-tools.md` 3.1–3.2). Feed it the run's events (it is
+/// an [`Observer`]; [`crate::content::run::run`] reports the start of render), then call
+/// [`ThermalRecorder::finish`].
+#[derive(Debug)]
+pub struct ThermalRecorder {
+    first_page: u64,
+    /// Per page: [`UNSEEN`], [`NO_TILE`] or `slot + 1`.
+    state: Vec<u32>,
+    /// The current tiles: page and slot, unordered; at most [`MAX_TILES`].
+    tiles: Vec<(u64, u32)>,
+    /// Tile data by slot; `None` until render touches the page.
+    slots: Vec<Option<Box<Tile>>>,
+    free: Vec<u32>,
+    rendering: bool,
+    stack: StackRange,
+    /// Initial global 0, when it is a mutable `i32`.
+    stack_top: Option<u64>,
+    /// Lowest value written to global 0 during the whole run.
+    lowest: Option<u64>,
+    now: Work,
+    last: Work,
+    pending: VecDeque<Pending>,
+    overflowed: bool,
+}
+
+/// The result of [`ThermalRecorder::finish`].
+#[derive(Debug)]
+pub enum Finish {
+    /// The recording is complete.
+    Done(HeatMap),
+    /// Too many writes stayed undecided; run the request again with a recorder made with
+    /// [`StackRange::Known`] of this range.
+    Rerun(Option<Range>),
+}
+
+impl ThermalRecorder {
+    /// A recorder for tiles at or above page `first_page`.
+    pub fn new(first_page: u32, stack: StackRange) -> Self {
+        ThermalRecorder {
+            first_page: first_page as u64,
+            state: Vec::new(),
+            tiles: Vec::with_capacity(MAX_TILES),
+            slots: Vec::new(),
+            free: Vec::new(),
+            rendering: false,
+            stack,
+            stack_top: None,
+            lowest: None,
+            now: Work::default(),
+            last: Work::default(),
+            pending: VecDeque::new(),
+            overflowed: false,
+        }
+    }
+
+    /// The stack range measured so far (`memory-tools.md` 2: `[lowest global 0, initial)` when
+    /// global 0 moved down).
+    pub fn measured_stack(&self) -> Option<Range> {
+        match (self.stack_top, self.lowest) {
+            (Some(top), Some(low)) if low < top => Some((low, top)),
+            _ => None,
+        }
+    }
+
+    /// The tile slot of page `p`, making it a tile if it qualifies (3.1: the lowest 32 touched
+    /// pages at or above `first_page`). `None`: the page is not a tile.
+    #[inline]
+    fn slot_of(&mut self, p: u64) -> Option<usize> {
+        let i = p as usize;
+        if i >= self.state.len() {
+            self.state.resize(i + 1, UNSEEN);
+        }
+        match self.state[i] {
+            UNSEEN => self.select(p),
+            NO_TILE => None,
+            s => Some(s as usize - 1),
+        }
+    }
+
+    #[cold]
+    fn select(&mut self, p: u64) -> Option<usize> {
+        if p < self.first_page {
+            self.state[p as usize] = NO_TILE;
+            return None;
+        }
+        if self.tiles.len() == MAX_TILES {
+            let (k, &(highest, slot)) =
+                self.tiles.iter().enumerate().max_by_key(|(_, t)| t.0).expect("32 tiles");
+            if p > highest {
+                self.state[p as usize] = NO_TILE;
+                return None;
+            }
+            // `highest` can never come back: 32 lower pages have now been touched.
+            self.tiles.swap_remove(k);
+            self.state[highest as usize] = NO_TILE;
+            self.slots[slot as usize] = None;
+            self.free.push(slot);
+        }
+        let slot = self.free.pop().unwrap_or_else(|| {
+            self.slots.push(None);
+            self.slots.len() as u32 - 1
+        });
+        self.tiles.push((p, slot));
+        self.state[p as usize] = slot + 1;
+        Some(slot as usize)
+    }
+
+    /// Counts one access to `[addr, addr + len)`: page selection always, per-byte counts during
+    /// render.
+    #[inline]
+    fn access(&mut self, addr: u64, len: u64) {
+        let end = addr + len;
+        let mut p = addr / PAGE_SIZE;
+        while p * PAGE_SIZE < end {
+            let base = p * PAGE_SIZE;
+            if let Some(slot) = self.slot_of(p)
+                && self.rendering
+            {
+                let tile = self.slots[slot].get_or_insert_with(Tile::new);
+                let (lo, hi) = ((addr.max(base) - base) as usize, (end.min(base + PAGE_SIZE) - base) as usize);
+                for a in &mut tile.accesses[lo..hi] {
+                    *a = a.saturating_add(1);
+                }
+            }
+            p += 1;
+        }
+    }
+
+    /// A write of `len > 0` bytes at `addr`: access counts, then work attribution (3.2).
+    #[inline]
+    fn write(&mut self, addr: u64, len: u64, instructions: u64) {
+        self.access(addr, len);
+        if !self.rendering {
+            return;
+        }
+        let at = Work { instructions, ..self.now };
+        match self.stack {
+            StackRange::Known(range) => {
+                if !range.is_some_and(|(lo, hi)| lo <= addr && addr < hi) {
+                    self.attribute(addr, at);
+                }
+            }
+            StackRange::Measure { pending_limit } => {
+                let decided = match self.stack_top {
+                    Some(top) if addr < top => {
+                        if self.lowest.is_some_and(|low| low <= addr) {
+                            return; // in the stack for sure
+                        }
+                        false
+                    }
+                    _ => true,
+                };
+                if decided && self.pending.is_empty() {
+                    self.attribute(addr, at);
+                } else if !self.overflowed {
+                    if self.pending.len() == pending_limit {
+                        self.overflowed = true;
+                        self.pending = VecDeque::new();
+                    } else {
+                        self.pending.push_back(Pending { addr, at, decided });
+                    }
+                }
+            }
+        }
+    }
+
+    /// Adds the work since the last attributing write to the byte at `addr` (if it is on a
+    /// tile) and starts a new tally.
+    fn attribute(&mut self, addr: u64, at: Work) {
+        let (i, l, c) =
+            (at.instructions - self.last.instructions, at.loops - self.last.loops, at.calls - self.last.calls);
+        self.last = at;
+        let p = (addr / PAGE_SIZE) as usize;
+        let Some(&s) = self.state.get(p) else { return };
+        if s == UNSEEN || s == NO_TILE {
+            return;
+        }
+        if let Some(tile) = self.slots[s as usize - 1].as_deref_mut() {
+            let b = (addr % PAGE_SIZE) as usize;
+            tile.instructions[b] = tile.instructions[b].saturating_add(i);
+            tile.loops[b] = tile.loops[b].saturating_add(l.min(u32::MAX as u64) as u32);
+            tile.calls[b] = tile.calls[b].saturating_add(c.min(u32::MAX as u64) as u32);
+        }
+    }
+
+    /// Attributes the queued writes that are decided, front first; `finished`: decide all.
+    fn drain(&mut self, finished: bool) {
+        while let Some(&w) = self.pending.front() {
+            let stack = !w.decided && self.lowest.is_some_and(|low| low <= w.addr);
+            if !(w.decided || stack || finished) {
+                return;
+            }
+            self.pending.pop_front();
+            if !stack {
+                self.attribute(w.addr, w.at);
+            }
+        }
+    }
+
+    /// Ends the recording: decides the writes still waiting and returns the tiles in page
+    /// order, or [`Finish::Rerun`] when the queue overflowed.
+    pub fn finish(mut self) -> Finish {
+        if self.overflowed {
+            return Finish::Rerun(self.measured_stack());
+        }
+        self.drain(true);
+        self.tiles.sort_unstable_by_key(|t| t.0);
+        let mut slots = core::mem::take(&mut self.slots);
+        let tiles = self.tiles.iter().map(|&(page, slot)| (page, slots[slot as usize].take())).collect();
+        Finish::Done(HeatMap { tiles })
+    }
+}
+
+impl Observer for ThermalRecorder {
+    #[inline]
+    fn load(&mut self, addr: u64, len: u32, _: u64) {
+        self.access(addr, len as u64);
+    }
+    #[inline]
+    fn store(&mut self, addr: u64, len: u32, instructions: u64) {
+        self.write(addr, len as u64, instructions);
+    }
+    #[inline]
+    fn copy(&mut self, dst: u64, src: u64, len: u64, instructions: u64) {
+        self.access(src, len);
+        self.write(dst, len, instructions);
+    }
+    #[inline]
+    fn fill(&mut self, dst: u64, len: u64, instructions: u64) {
+        self.write(dst, len, instructions);
+    }
+    #[inline]
+    fn call(&mut self, _: bool) {
+        self.now.calls += 1;
+    }
+    #[inline]
+    fn loop_iteration(&mut self) {
+        self.now.loops += 1;
+    }
+    fn global0_write(&mut self, value: u32) {
+        let v = value as u64;
+        if self.lowest.is_none_or(|low| v < low) {
+            self.lowest = Some(v);
+            if !self.pending.is_empty() {
+                self.drain(false);
+            }
+        }
+    }
+    fn begin_render(&mut self, instructions: u64, stack_pointer: Option<u32>) {
+        self.rendering = true;
+        self.stack_top = stack_pointer.map(u64::from);
+        self.now = Work { instructions, loops: 0, calls: 0 };
+        self.last = self.now;
+    }
+}
+
+/// The recorded tiles, in ascending page order (`memory-tools.md` 3.1).
+#[derive(Debug)]
+pub struct HeatMap {
+    /// Page index and tallies of each tile; `None` for a page only the setters touched.
+    pub tiles: Vec<(u64, Option<Box<Tile>>)>,
+}
+
+/// The byte ranges that give untouched bytes their alpha (3.3).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Initialized<'a> {
+    /// Active data segments of memory 0: alpha 24.
+    pub data: &'a [Range],
+    /// The request's input bytes as copied before the run: alpha 40 (wins over data).
+    pub input: Option<Range>,
+}
+
+/// The scale of 3.3.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scale {
+    /// `normalize=0`: `min(255, round(8·log2(1+v)))`; alpha `min(191, round(8·log2(A)))`.
+    Absolute,
+    /// `normalize=1`: each channel's largest value maps to 255 (alpha: 191).
+    Normalized,
+}
+
+/// `round` half away from zero of a non-negative value, as a byte (callers keep it ≤ 255).
+fn round_byte(x: f64) -> u8 {
+    libm::round(x) as u8
+}
+
+/// Level of a colour value (3.3). `max`: the channel's largest value for [`Scale::Normalized`].
+fn level(v: u64, scale: Scale, max: u64) -> u8 {
+    if v == 0 {
+        return 0;
+    }
+    let l = libm::log2(1.0 + v as f64);
+    match scale {
+        Scale::Absolute => round_byte((8.0 * l).min(255.0)),
+        Scale::Normalized => round_byte(255.0 * l / libm::log2(1.0 + max as f64)),
+    }
+}
+
+/// `alpha_level` of an access count `a > 0` (3.3).
+fn alpha_level(a: u32, scale: Scale, max: u32) -> u8 {
+    let l = libm::log2(a as f64);
+    match scale {
+        Scale::Absolute => round_byte((8.0 * l).min(191.0)),
+        Scale::Normalized if max > 1 => round_byte(191.0 * l / libm::log2(max as f64)),
+        Scale::Normalized => 0,
+    }
+}
+
+impl HeatMap {
+    /// Number of tiles (0 means nothing to report: rejection mode 8).
+    pub fn len(&self) -> usize {
+        self.tiles.len()
+    }
+
+    /// Whether there are no tiles.
+    pub fn is_empty(&self) -> bool {
+        self.tiles.is_empty()
+    }
+
+    /// The page of each tile, top to bottom.
+    pub fn pages(&self) -> impl Iterator<Item = u64> + '_ {
+        self.tiles.iter().map(|t| t.0)
+    }
+
+    /// Image width and height in pixels: 256 × 256·tiles.
+    pub fn dimensions(&self) -> (u32, u32) {
+        (TILE_SIDE, TILE_SIDE * self.tiles.len() as u32)
+    }
+
+    /// Sum over all pixels of (instructions, loop iterations, calls): the work up to and
+    /// including the last attributed write, minus what went to bytes outside the tiles.
+    pub fn totals(&self) -> (u64, u64, u64) {
+        let mut t = (0u64, 0u64, 0u64);
+        for tile in self.tiles.iter().filter_map(|t| t.1.as_deref()) {
+            t.0 += tile.instructions.iter().sum::<u64>();
+            t.1 += tile.loops.iter().map(|&v| v as u64).sum::<u64>();
+            t.2 += tile.calls.iter().map(|&v| v as u64).sum::<u64>();
+        }
+        t
+    }
+
+    /// Writes the pixels (RGBA8, rows top to bottom, 4 bytes per pixel, `memory-tools.md` 3.3)
+    /// into `out`, which must hold exactly `4 · 256 · 256 · tiles` bytes.
+    ///
+    /// # Panics
+    /// If `out` has another length.
+    pub fn render_rgba(&self, scale: Scale, initialized: Initialized<'_>, out: &mut [u8]) {
+        assert_eq!(out.len(), 4 * TILE_BYTES * self.tiles.len(), "pixel buffer size");
+        let (mut mi, mut ml, mut mc, mut ma) = (0u64, 0u32, 0u32, 0u32);
+        for tile in self.tiles.iter().filter_map(|t| t.1.as_deref()) {
+            mi = mi.max(tile.instructions.iter().copied().max().unwrap_or(0));
+            ml = ml.max(tile.loops.iter().copied().max().unwrap_or(0));
+            mc = mc.max(tile.calls.iter().copied().max().unwrap_or(0));
+            ma = ma.max(tile.accesses.iter().copied().max().unwrap_or(0));
+        }
+        for ((page, tile), px) in self.tiles.iter().zip(out.chunks_exact_mut(4 * TILE_BYTES)) {
+            px.fill(0);
+            // Untouched bytes first: data, then input over it.
+            let base = page * PAGE_SIZE;
+            let ranges = initialized.data.iter().map(|&r| (r, ALPHA_DATA)).chain(initialized.input.map(|r| (r, ALPHA_INPUT)));
+            for ((lo, hi), alpha) in ranges {
+                let (lo, hi) = (lo.max(base), hi.min(base + PAGE_SIZE));
+                for b in lo..hi.max(lo) {
+                    px[4 * (b - base) as usize + 3] = alpha;
+                }
+            }
+            let Some(tile) = tile.as_deref() else { continue };
+            for (b, p) in px.chunks_exact_mut(4).enumerate() {
+                let a = tile.accesses[b];
+                if a == 0 {
+                    continue;
+                }
+                p[0] = level(tile.instructions[b], scale, mi);
+                p[1] = level(tile.loops[b] as u64, scale, ml as u64);
+                p[2] = level(tile.calls[b] as u64, scale, mc as u64);
+                p[3] = ALPHA_TOUCHED + alpha_level(a, scale, ma);
+            }
+        }
+    }
+}

@@ -1,0 +1,131 @@
+//! `qip-interpret-memory-thermal-ktx2.wasm` as a library function: a multipart request in, the
+//! memory heat map as a KTX2 file out (`memory-tools.md` 1 and 3).
+
+use alloc::format;
+use alloc::vec::Vec;
+
+use super::page_writes::{DEFAULT_BUDGET, clamp_budget, regions};
+use super::{Rejection, Request};
+use crate::image::ktx2;
+use crate::profile::thermal::{Finish, HeatMap, Initialized, Scale, StackRange, ThermalRecorder};
+use crate::wasm::Counters;
+
+/// Default of the `normalize` uniform (1: each channel's maximum maps to 255).
+pub const DEFAULT_NORMALIZE: bool = true;
+/// Default of the `first_page` uniform.
+pub const DEFAULT_FIRST_PAGE: u32 = 0;
+
+/// The tool's own uniforms (`memory-tools.md` 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// `instruction_budget`, clamped to 1…1,000,000,000 here.
+    pub budget: u32,
+    /// `normalize`: `false` for 0, `true` for any other value.
+    pub normalize: bool,
+    /// `first_page`: the lowest page that may become a tile.
+    pub first_page: u32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { budget: DEFAULT_BUDGET, normalize: DEFAULT_NORMALIZE, first_page: DEFAULT_FIRST_PAGE }
+    }
+}
+
+/// A successful heat map.
+#[derive(Debug, Clone)]
+pub struct Thermal {
+    /// The KTX2 file (`qip-content.md` F.1): 224 header bytes, then RGBA8 pixels.
+    pub ktx2: Vec<u8>,
+    /// Image width in pixels (256).
+    pub width: u32,
+    /// Image height in pixels (256 per tile).
+    pub height: u32,
+    /// Page index of each tile, top to bottom.
+    pub pages: Vec<u64>,
+    /// Sum over the image of (instructions, loop iterations, calls) attributed to tile bytes.
+    pub totals: (u64, u64, u64),
+    /// Counters of the setters and render.
+    pub counters: Counters,
+    /// Runs of the target: 1, or 2 when the single-run recording fell back to the reference's
+    /// two-run method (see [`crate::profile::thermal`]).
+    pub runs: u32,
+}
+
+impl Thermal {
+    /// The RGBA8 pixels (rows top to bottom), i.e. the KTX2 level data.
+    pub fn pixels(&self) -> &[u8] {
+        &self.ktx2[ktx2::PIXELS_OFFSET..]
+    }
+}
+
+/// Parses the request (`content_type` is the 70-byte multipart slot as the host left it),
+/// runs the target once (twice in the rare case described in [`crate::profile::thermal`]) and
+/// returns the heat map as KTX2.
+///
+/// # Errors
+/// A [`Rejection`] with the request offset and mode of `memory-tools.md` 1.1; mode 8 when no
+/// page at or above `first_page` was read or written.
+pub fn thermal(request: &[u8], content_type: &[u8], options: Options) -> Result<Thermal, Rejection> {
+    thermal_with(request, content_type, options, StackRange::default())
+}
+
+/// [`thermal`] with an explicit way of finding the stack range: [`StackRange::Known`] gives
+/// the reference's second run directly; a small `pending_limit` forces the fallback (tests).
+///
+/// # Errors
+/// As [`thermal`].
+pub fn thermal_with(
+    request: &[u8],
+    content_type: &[u8],
+    options: Options,
+    stack: StackRange,
+) -> Result<Thermal, Rejection> {
+    let req = Request::parse(request, content_type)?;
+    let budget = clamp_budget(options.budget);
+    let mut recorder = ThermalRecorder::new(options.first_page, stack);
+    let mut outcome = req.run(budget, &mut recorder)?;
+    let mut runs = 1;
+    let heat_map: HeatMap = match recorder.finish() {
+        Finish::Done(h) => h,
+        Finish::Rerun(range) => {
+            let mut second = ThermalRecorder::new(options.first_page, StackRange::Known(range));
+            outcome = req.run(budget, &mut second)?;
+            runs = 2;
+            match second.finish() {
+                Finish::Done(h) => h,
+                Finish::Rerun(_) => unreachable!("a known stack range never defers a write"),
+            }
+        }
+    };
+    if heat_map.is_empty() {
+        return Err(Rejection {
+            offset: req.len() as u32,
+            mode: 8,
+            message: format!(
+                "nothing to report: no page at or above first_page {} was read or written",
+                options.first_page
+            ),
+        });
+    }
+    let r = regions(&outcome, req.input.len(), None);
+    let (width, height) = heat_map.dimensions();
+    let mut ktx2 = Vec::with_capacity(ktx2::PIXELS_OFFSET + 4 * width as usize * height as usize);
+    ktx2.extend_from_slice(&ktx2::rgba8_srgb_header(width, height));
+    ktx2.resize(ktx2.capacity(), 0);
+    let scale = if options.normalize { Scale::Normalized } else { Scale::Absolute };
+    heat_map.render_rgba(
+        scale,
+        Initialized { data: &r.data, input: r.input_bytes },
+        &mut ktx2[ktx2::PIXELS_OFFSET..],
+    );
+    Ok(Thermal {
+        ktx2,
+        width,
+        height,
+        pages: heat_map.pages().collect(),
+        totals: heat_map.totals(),
+        counters: outcome.counters,
+        runs,
+    })
+}
