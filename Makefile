@@ -49,7 +49,8 @@ $(TARGET_WASMS): tests/targets/%.wasm:
 # The QIP Content components (components/*/, each its own crate over the library), built for
 # wasm32-unknown-unknown with one fixed memory. Always rebuilt through cargo, which knows
 # when nothing changed.
-COMPONENTS := application/wasm/qip-interpret-memory-page-writes-csv.wasm
+COMPONENTS := application/wasm/qip-interpret-memory-page-writes-csv.wasm \
+	application/wasm/qip-interpret-memory-thermal-ktx2.wasm
 .PHONY: components $(COMPONENTS)
 components: $(COMPONENTS)
 
@@ -58,6 +59,12 @@ application/wasm/qip-interpret-memory-page-writes-csv.wasm:
 	cd components/page-writes-csv && CARGO_TARGET_DIR=$(CURDIR)/target/components $(CARGO) build --release --target wasm32-unknown-unknown
 	mkdir -p application/wasm
 	cp target/components/wasm32-unknown-unknown/release/qip_interpret_memory_page_writes_csv.wasm $@
+
+application/wasm/qip-interpret-memory-thermal-ktx2.wasm:
+	rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true
+	cd components/thermal-ktx2 && CARGO_TARGET_DIR=$(CURDIR)/target/components $(CARGO) build --release --target wasm32-unknown-unknown
+	mkdir -p application/wasm
+	cp target/components/wasm32-unknown-unknown/release/qip_interpret_memory_thermal_ktx2.wasm $@
 
 check-targets: targets
 	python3 -c 'import wasmtime' 2>/dev/null || pip install wasmtime==50.0.1

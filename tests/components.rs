@@ -10,11 +10,12 @@
 //!
 //! `make test` builds the artifacts first; a missing one is built here with `make`.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::{Mutex, OnceLock};
+mod common;
 
-use wasmtime::{Engine, Instance, Memory, Module, Store, TypedFunc};
+use std::path::Path;
+use std::process::Command;
+
+use common::content::{Component, artifact, body, check_common, read};
 
 const COMPONENT: &str = "application/wasm/qip-interpret-memory-page-writes-csv.wasm";
 const QR: &str = "tests/targets/url-to-qr-svg.wasm";
@@ -34,48 +35,7 @@ const HEADER: [&str; 9] = [
     "rewrite_ratio",
 ];
 
-/// The artifact at `rel` (relative to the crate root), built with `make rel` when missing.
-fn artifact(rel: &str) -> PathBuf {
-    static MAKE: Mutex<()> = Mutex::new(());
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let path = root.join(rel);
-    let _guard = MAKE.lock().unwrap_or_else(|e| e.into_inner());
-    if !path.exists() {
-        let status = Command::new("make").arg(rel).current_dir(root).status().expect("make runs");
-        assert!(status.success(), "make {rel} failed");
-    }
-    path
-}
-
-fn read(rel: &str) -> Vec<u8> {
-    std::fs::read(artifact(rel)).unwrap()
-}
-
 // ------------------------------------------------------------------ requests (A.10)
-
-/// One form field as `qip run -F` sends it: `(name, filename for @-files, body)`.
-type Field<'a> = (&'a str, Option<&'a str>, &'a [u8]);
-
-/// The A.10 body for `fields` with boundary `uuid-<uuid>`, written out here independently of
-/// the library's builder.
-fn body(uuid: &str, fields: &[Field<'_>]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for (name, filename, bytes) in fields {
-        out.extend_from_slice(
-            format!("--uuid-{uuid}\r\nContent-Disposition: form-data; name=\"{name}\"").as_bytes(),
-        );
-        if let Some(f) = filename {
-            out.extend_from_slice(
-                format!("; filename=\"{f}\"\r\nContent-Type: application/octet-stream").as_bytes(),
-            );
-        }
-        out.extend_from_slice(b"\r\n\r\n");
-        out.extend_from_slice(bytes);
-        out.extend_from_slice(b"\r\n");
-    }
-    out.extend_from_slice(format!("--uuid-{uuid}--\r\n").as_bytes());
-    out
-}
 
 /// The request `qip-memory page-writes TARGET --input INPUT` sends: `-F component=@TARGET
 /// -F input=INPUT`.
@@ -98,15 +58,6 @@ fn component_part(target: &str) -> std::ops::Range<usize> {
 
 // ------------------------------------------------------------------ the component on wasmtime
 
-fn compiled() -> &'static (Engine, Module) {
-    static C: OnceLock<(Engine, Module)> = OnceLock::new();
-    C.get_or_init(|| {
-        let engine = Engine::default();
-        let module = Module::new(&engine, read(COMPONENT)).expect("wasmtime compiles the component");
-        (engine, module)
-    })
-}
-
 /// What a render returned, decoded per A.5 with the component's 10 failure modes.
 #[derive(Debug, PartialEq, Eq)]
 enum Rendered {
@@ -115,68 +66,31 @@ enum Rendered {
 }
 
 /// One instance of the component, reused across renders like a browser host would.
-struct Tool {
-    store: Store<()>,
-    memory: Memory,
-    render: TypedFunc<i32, i64>,
-    set_budget: TypedFunc<i32, i32>,
-    input_ptr: usize,
-    input_cap: usize,
-    slot_ptr: usize,
-}
+struct Tool(Component);
 
 impl Tool {
     fn new() -> Tool {
-        let (engine, module) = compiled();
-        let mut store = Store::new(engine, ());
-        let instance = Instance::new(&mut store, module, &[]).unwrap();
-        let memory = instance.get_memory(&mut store, "memory").unwrap();
-        let mut getter = |name: &str| -> usize {
-            let f = instance.get_typed_func::<(), i32>(&mut store, name).unwrap();
-            f.call(&mut store, ()).unwrap() as u32 as usize
-        };
-        let (input_ptr, input_cap, slot_ptr) =
-            (getter("input_ptr"), getter("input_bytes_cap"), getter("input_content_type_ptr"));
-        Tool {
-            render: instance.get_typed_func(&mut store, "render").unwrap(),
-            set_budget: instance.get_typed_func(&mut store, "uniform_set_instruction_budget").unwrap(),
-            store,
-            memory,
-            input_ptr,
-            input_cap,
-            slot_ptr,
-        }
+        Tool(Component::new(COMPONENT))
     }
 
     /// `uniform_set_instruction_budget(v)`: the applied value (unsigned).
     fn budget(&mut self, v: u32) -> u32 {
-        self.set_budget.call(&mut self.store, v as i32).unwrap() as u32
+        self.0.uniform("instruction_budget", v as i32) as u32
     }
 
-    /// Overwrites the 36 UUID bytes of the input slot (A.6.1: at `ptr + 34`).
     fn set_uuid(&mut self, uuid: &str) {
-        assert_eq!(uuid.len(), 36);
-        let at = self.slot_ptr + 34;
-        self.memory.data_mut(&mut self.store)[at..at + 36].copy_from_slice(uuid.as_bytes());
+        self.0.set_uuid(uuid);
     }
 
     fn slot(&self) -> Vec<u8> {
-        self.memory.data(&self.store)[self.slot_ptr..self.slot_ptr + 70].to_vec()
+        self.0.slot()
     }
 
     fn render(&mut self, request: &[u8]) -> Rendered {
-        assert!(request.len() <= self.input_cap);
-        let at = self.input_ptr;
-        self.memory.data_mut(&mut self.store)[at..at + request.len()].copy_from_slice(request);
-        let r = self.render.call(&mut self.store, request.len() as i32).unwrap() as u64;
-        if r >> 63 == 1 {
-            assert_eq!((r >> 32) & 0x7fff_ffff, 0, "reserved bits of a rejection");
-            let detail = r as u32;
-            return Rendered::Rejected { offset: detail / 10, mode: detail % 10 };
+        match self.0.render(request) {
+            Ok(bytes) => Rendered::Csv(String::from_utf8(bytes).expect("output_utf8_cap promises UTF-8")),
+            Err((offset, mode)) => Rendered::Rejected { offset, mode },
         }
-        let (ptr, size) = (((r >> 32) & 0x7fff_ffff) as usize, (r & 0xffff_ffff) as usize);
-        let bytes = self.memory.data(&self.store)[ptr..ptr + size].to_vec();
-        Rendered::Csv(String::from_utf8(bytes).expect("output_utf8_cap promises UTF-8"))
     }
 }
 
@@ -304,178 +218,6 @@ fn run_host_matches_the_component() {
 }
 
 // ------------------------------------------------------------------ the artifact's shape
-
-/// A module read with wasmparser: what the Content checks need.
-#[derive(Default)]
-struct Shape {
-    imports: u32,
-    /// `(initial, maximum)` pages of each defined memory.
-    memories: Vec<(u64, Option<u64>)>,
-    /// `(params, results)` of each type.
-    types: Vec<(Vec<wasmparser::ValType>, Vec<wasmparser::ValType>)>,
-    /// Type index of each defined function.
-    funcs: Vec<u32>,
-    /// `(mutable, i32.const init)` of each global.
-    globals: Vec<(bool, Option<i32>)>,
-    exports: Vec<(String, wasmparser::ExternalKind, u32)>,
-    /// Active segments of memory 0: `(offset, bytes)`.
-    data: Vec<(u64, Vec<u8>)>,
-    /// The operators of each body, without their payloads, except constants: `i32.const C` as
-    /// `Const(C)`, `global.get G` as `Global(G)`.
-    bodies: Vec<Vec<Op>>,
-    memory_grow: usize,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Op {
-    Const(i32),
-    Global(u32),
-    End,
-    Other,
-}
-
-fn const_i32(expr: &wasmparser::ConstExpr<'_>) -> Option<i32> {
-    let mut ops = expr.get_operators_reader();
-    match (ops.read().ok()?, ops.read().ok()?) {
-        (wasmparser::Operator::I32Const { value }, wasmparser::Operator::End) => Some(value),
-        _ => None,
-    }
-}
-
-fn shape(bytes: &[u8]) -> Shape {
-    use wasmparser::{DataKind, Operator, Payload};
-    let mut s = Shape::default();
-    for payload in wasmparser::Parser::new(0).parse_all(bytes) {
-        match payload.unwrap() {
-            Payload::ImportSection(r) => s.imports += r.count(),
-            Payload::TypeSection(r) => {
-                for t in r.into_iter_err_on_gc_types() {
-                    let t = t.unwrap();
-                    s.types.push((t.params().to_vec(), t.results().to_vec()));
-                }
-            }
-            Payload::FunctionSection(r) => s.funcs.extend(r.into_iter().map(Result::unwrap)),
-            Payload::MemorySection(r) => {
-                s.memories.extend(r.into_iter().map(|m| m.unwrap()).map(|m| (m.initial, m.maximum)))
-            }
-            Payload::GlobalSection(r) => {
-                for g in r {
-                    let g = g.unwrap();
-                    s.globals.push((g.ty.mutable, const_i32(&g.init_expr)));
-                }
-            }
-            Payload::ExportSection(r) => {
-                for e in r {
-                    let e = e.unwrap();
-                    s.exports.push((e.name.to_owned(), e.kind, e.index));
-                }
-            }
-            Payload::DataSection(r) => {
-                for d in r {
-                    let d = d.unwrap();
-                    if let DataKind::Active { memory_index: 0, offset_expr } = d.kind {
-                        let at = const_i32(&offset_expr).expect("constant data offsets") as u32;
-                        s.data.push((u64::from(at), d.data.to_vec()));
-                    }
-                }
-            }
-            Payload::CodeSectionEntry(body) => {
-                let mut ops = body.get_operators_reader().unwrap();
-                let mut list = Vec::new();
-                while !ops.eof() {
-                    list.push(match ops.read().unwrap() {
-                        Operator::I32Const { value } => Op::Const(value),
-                        Operator::GlobalGet { global_index } => Op::Global(global_index),
-                        Operator::End => Op::End,
-                        Operator::MemoryGrow { .. } => {
-                            s.memory_grow += 1;
-                            Op::Other
-                        }
-                        _ => Op::Other,
-                    });
-                }
-                s.bodies.push(list);
-            }
-            _ => {}
-        }
-    }
-    s
-}
-
-impl Shape {
-    fn func(&self, name: &str) -> Option<u32> {
-        self.exports.iter().find(|(n, k, _)| n == name && *k == wasmparser::ExternalKind::Func).map(|e| e.2)
-    }
-
-    fn signature(&self, func: u32) -> &(Vec<wasmparser::ValType>, Vec<wasmparser::ValType>) {
-        &self.types[self.funcs[func as usize] as usize]
-    }
-
-    /// The value of static getter `name` (A.3): `() -> i32` whose body is exactly `i32.const
-    /// C` or `global.get` of an immutable global initialised by `i32.const`, then `end`.
-    fn getter(&self, name: &str) -> Option<u32> {
-        let f = self.func(name)?;
-        assert_eq!(self.signature(f), &(vec![], vec![wasmparser::ValType::I32]), "{name} is () -> i32");
-        let value = match self.bodies[f as usize].as_slice() {
-            [Op::Const(c), Op::End] => *c,
-            [Op::Global(g), Op::End] => match self.globals[*g as usize] {
-                (false, Some(c)) => c,
-                other => panic!("{name}: global {g} is not an immutable i32 constant: {other:?}"),
-            },
-            other => panic!("{name} is not a static getter: {other:?}"),
-        };
-        Some(value as u32)
-    }
-
-    /// The bytes `[ptr, ptr + len)` when one active data segment holds all of them.
-    fn data_bytes(&self, ptr: u32, len: u32) -> Option<&[u8]> {
-        let (ptr, len) = (u64::from(ptr), u64::from(len));
-        self.data.iter().find_map(|(at, bytes)| {
-            let end = at + bytes.len() as u64;
-            (*at <= ptr && ptr + len <= end).then(|| &bytes[(ptr - at) as usize..(ptr + len - at) as usize])
-        })
-    }
-}
-
-/// Checks every Content property that holds for all our fixed-memory modules and returns the
-/// shape: no imports, one memory with min == max, no `memory.grow`, static getters, the input
-/// region inside the initial memory and disjoint from every active data segment.
-fn check_common(bytes: &[u8]) -> Shape {
-    let s = shape(bytes);
-    assert_eq!(s.imports, 0, "no imports");
-    assert_eq!(s.memories.len(), 1, "one memory");
-    let (initial, maximum) = s.memories[0];
-    assert_eq!(maximum, Some(initial), "memory min == max");
-    assert_eq!(s.memory_grow, 0, "no memory.grow");
-    assert!(
-        s.exports.iter().any(|(n, k, i)| n == "memory" && *k == wasmparser::ExternalKind::Memory && *i == 0)
-    );
-    let render = s.func("render").expect("render");
-    use wasmparser::ValType::{I32, I64};
-    assert_eq!(s.signature(render), &(vec![I32], vec![I64]));
-    for name in [
-        "input_ptr",
-        "input_utf8_cap",
-        "input_bytes_cap",
-        "output_utf8_cap",
-        "output_bytes_cap",
-        "input_content_type_ptr",
-        "input_content_type_size",
-        "output_content_type_ptr",
-        "output_content_type_size",
-        "failure_modes_per_input_offset",
-    ] {
-        s.getter(name);
-    }
-    let ptr = u64::from(s.getter("input_ptr").expect("input_ptr"));
-    let cap = u64::from(s.getter("input_bytes_cap").or(s.getter("input_utf8_cap")).expect("a capacity"));
-    assert!(ptr + cap <= initial * 65536, "input region inside the initial memory");
-    for (at, bytes) in &s.data {
-        let end = at + bytes.len() as u64;
-        assert!(!(ptr < end && *at < ptr + cap), "input [{ptr}, {}) overlaps data [{at}, {end})", ptr + cap);
-    }
-    s
-}
 
 #[test]
 fn component_artifact_shape() {

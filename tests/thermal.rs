@@ -482,7 +482,11 @@ fn hand_written_targets_equal_the_reference_definition() {
 fn real_targets_equal_the_reference_definition() {
     let cases: [(&str, &[u8], u64); 3] = [
         ("url-to-qr-svg", b"https://example.com", 10_000_000),
-        ("markdown-to-html", b"# Title\n\nSome *emphasis* and a [link](https://example.com).\n\n- a\n- b\n", 10_000_000),
+        (
+            "markdown-to-html",
+            b"# Title\n\nSome *emphasis* and a [link](https://example.com).\n\n- a\n- b\n",
+            10_000_000,
+        ),
         ("url-to-qr-svg", b"https://example.com/a/longer/path?with=query", 3_000_000), // budget runs out
     ];
     for (name, input, budget) in cases {

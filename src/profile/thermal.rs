@@ -234,7 +234,8 @@ impl ThermalRecorder {
                 && self.rendering
             {
                 let tile = self.slots[slot].get_or_insert_with(Tile::new);
-                let (lo, hi) = ((addr.max(base) - base) as usize, (end.min(base + PAGE_SIZE) - base) as usize);
+                let (lo, hi) =
+                    ((addr.max(base) - base) as usize, (end.min(base + PAGE_SIZE) - base) as usize);
                 for a in &mut tile.accesses[lo..hi] {
                     *a = a.saturating_add(1);
                 }
@@ -284,8 +285,11 @@ impl ThermalRecorder {
     /// Adds the work since the last attributing write to the byte at `addr` (if it is on a
     /// tile) and starts a new tally.
     fn attribute(&mut self, addr: u64, at: Work) {
-        let (i, l, c) =
-            (at.instructions - self.last.instructions, at.loops - self.last.loops, at.calls - self.last.calls);
+        let (i, l, c) = (
+            at.instructions - self.last.instructions,
+            at.loops - self.last.loops,
+            at.calls - self.last.calls,
+        );
         self.last = at;
         let p = (addr / PAGE_SIZE) as usize;
         let Some(&s) = self.state.get(p) else { return };
@@ -474,7 +478,11 @@ impl HeatMap {
             px.fill(0);
             // Untouched bytes first: data, then input over it.
             let base = page * PAGE_SIZE;
-            let ranges = initialized.data.iter().map(|&r| (r, ALPHA_DATA)).chain(initialized.input.map(|r| (r, ALPHA_INPUT)));
+            let ranges = initialized
+                .data
+                .iter()
+                .map(|&r| (r, ALPHA_DATA))
+                .chain(initialized.input.map(|r| (r, ALPHA_INPUT)));
             for ((lo, hi), alpha) in ranges {
                 let (lo, hi) = (lo.max(base), hi.min(base + PAGE_SIZE));
                 for b in lo..hi.max(lo) {

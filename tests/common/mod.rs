@@ -1,4 +1,7 @@
 //! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+pub mod content;
 
 /// Byte offsets of the instructions of defined function `index`, read with wasmparser (not
 /// with the interpreter under test).

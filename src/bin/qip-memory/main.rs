@@ -8,6 +8,10 @@
 //! * `page-writes TARGET.wasm [--input TEXT | --input-file PATH] [-u KEY=VALUE]...
 //!   [--instruction-budget N] [--stats]`: the page table CSV of `memory-tools.md` 2, computed
 //!   by the same library function as the component. See [`page_writes`].
+//! * `thermal TARGET.wasm [--input TEXT | --input-file PATH] [-u KEY=VALUE]...
+//!   [--instruction-budget N] [--normalize 0|1] [--first-page N] (-o OUT.ktx2 | --png OUT.png)...
+//!   [--stats]`: the memory heat map of `memory-tools.md` 3, by the same library function as the
+//!   component; KTX2 and/or PNG. See [`thermal`].
 //! * `run [-F ...]... [-i PATH] STAGE.wasm [-u ...]... [STAGE.wasm ...]... [-o PATH]`: a QIP
 //!   Content host (`qip-content.md` A). See [`run`].
 //!
@@ -17,13 +21,17 @@
 mod count;
 mod host;
 mod page_writes;
+mod png;
+mod request;
 mod run;
+mod thermal;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use qip_memory::tools::page_writes::DEFAULT_BUDGET;
+use qip_memory::wasm::Counters;
 
 /// A failure of a subcommand: the one line printed after `qip-memory: `.
 #[derive(Debug)]
@@ -59,6 +67,45 @@ pub fn split_uniform(arg: &str) -> Result<(&str, &str), Failure> {
     }
 }
 
+/// Prints `counters` to stderr, one `name value` per line (best effort, like `eprintln!`).
+pub fn print_counters(counters: &Counters) {
+    use std::io::Write as _;
+    let mut stderr = std::io::stderr().lock();
+    for (name, value) in counters.fields() {
+        let _ = writeln!(stderr, "{name} {value}");
+    }
+}
+
+/// The target, input and uniform options shared by `page-writes` and `thermal`.
+#[derive(clap::Args)]
+struct TargetArgs {
+    /// The target Content component (binary .wasm), sent as `-F component=@TARGET`.
+    target: PathBuf,
+    /// The target's input, sent as `-F input=TEXT`.
+    #[arg(long, allow_hyphen_values = true, conflicts_with = "input_file")]
+    input: Option<String>,
+    /// The target's input from a file, sent as `-F input=@PATH`.
+    #[arg(long, value_name = "PATH")]
+    input_file: Option<PathBuf>,
+    /// A target uniform, sent as `-F uniforms[KEY]=VALUE`; repeatable.
+    #[arg(short = 'u', long = "uniform", value_name = "KEY=VALUE", allow_hyphen_values = true)]
+    uniforms: Vec<String>,
+    /// Instructions for setters and render together (the component's `instruction_budget`
+    /// uniform; clamped to 1..=1000000000).
+    #[arg(long, default_value_t = u64::from(DEFAULT_BUDGET))]
+    instruction_budget: u64,
+}
+
+impl TargetArgs {
+    fn target(&self) -> request::Target<'_> {
+        request::Target {
+            path: &self.target,
+            input: request::Input::from_options(&self.input, &self.input_file),
+            uniforms: &self.uniforms,
+        }
+    }
+}
+
 #[derive(Parser)]
 #[command(name = "qip-memory", version, about = "Memory analyzers for WebAssembly")]
 struct Cli {
@@ -85,22 +132,32 @@ enum Command {
     /// Print the page table CSV of a Content target's run (what
     /// qip-interpret-memory-page-writes-csv.wasm returns for the same request).
     PageWrites {
-        /// The target Content component (binary .wasm), sent as `-F component=@TARGET`.
-        target: PathBuf,
-        /// The target's input, sent as `-F input=TEXT`.
-        #[arg(long, allow_hyphen_values = true, conflicts_with = "input_file")]
-        input: Option<String>,
-        /// The target's input from a file, sent as `-F input=@PATH`.
-        #[arg(long, value_name = "PATH")]
-        input_file: Option<PathBuf>,
-        /// A target uniform, sent as `-F uniforms[KEY]=VALUE`; repeatable.
-        #[arg(short = 'u', long = "uniform", value_name = "KEY=VALUE", allow_hyphen_values = true)]
-        uniforms: Vec<String>,
-        /// Instructions for setters and render together (the component's `instruction_budget`
-        /// uniform; clamped to 1..=1000000000).
-        #[arg(long, default_value_t = u64::from(DEFAULT_BUDGET))]
-        instruction_budget: u64,
+        #[command(flatten)]
+        target: TargetArgs,
         /// Print the run's counters (setters and render) to stderr, one `name value` per line.
+        #[arg(long)]
+        stats: bool,
+    },
+    /// Write the memory heat map of a Content target's run (what
+    /// qip-interpret-memory-thermal-ktx2.wasm returns for the same request) as KTX2 and/or PNG.
+    #[command(group(clap::ArgGroup::new("out").required(true).multiple(true).args(["output", "png"])))]
+    Thermal {
+        #[command(flatten)]
+        target: TargetArgs,
+        /// Channel scale: 1 maps each channel's maximum to 255, 0 uses the absolute log2 scale
+        /// (8 levels per doubling).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=1))]
+        normalize: u8,
+        /// Lowest page that may become a tile.
+        #[arg(long, default_value_t = 0)]
+        first_page: u32,
+        /// Write the KTX2 file (QIP's RGBA8 sRGB layout, byte-identical to the component's output).
+        #[arg(short = 'o', long, value_name = "OUT.ktx2")]
+        output: Option<PathBuf>,
+        /// Write the pixels as an 8-bit RGBA PNG.
+        #[arg(long, value_name = "OUT.png")]
+        png: Option<PathBuf>,
+        /// Print the tile pages, the image totals and the counters to stderr.
         #[arg(long)]
         stats: bool,
     },
@@ -121,17 +178,19 @@ fn main() -> ExitCode {
         Command::Count { wasm, invoke, args, instruction_budget } => {
             count::count(wasm, invoke, args, *instruction_budget)
         }
-        Command::PageWrites { target, input, input_file, uniforms, instruction_budget, stats } => {
-            let input = match (input, input_file) {
-                (Some(t), _) => page_writes::Input::Text(t.clone()),
-                (None, Some(p)) => page_writes::Input::File(p.clone()),
-                (None, None) => page_writes::Input::None,
-            };
-            page_writes::main(&page_writes::Args {
-                target,
-                input,
-                uniforms,
-                budget: *instruction_budget,
+        Command::PageWrites { target, stats } => page_writes::main(&page_writes::Args {
+            target: target.target(),
+            budget: target.instruction_budget,
+            stats: *stats,
+        }),
+        Command::Thermal { target, normalize, first_page, output, png, stats } => {
+            thermal::main(&thermal::Args {
+                target: target.target(),
+                budget: target.instruction_budget,
+                normalize: *normalize != 0,
+                first_page: *first_page,
+                ktx2: output.as_deref(),
+                png: png.as_deref(),
                 stats: *stats,
             })
         }

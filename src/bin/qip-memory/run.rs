@@ -18,13 +18,15 @@
 //!   multipart slot accepts any multipart slot type: the host copies the producer's UUID into
 //!   the consumer's slot, A.6.1); an unspecified type is adopted by the first stage only.
 //! * Output: the last stage's output; to stdout with one `\n` added when it declares UTF-8
-//!   output (`output_utf8_cap`), verbatim otherwise; `-o PATH` writes the exact bytes.
+//!   output (`output_utf8_cap`), verbatim otherwise; `-o PATH` writes the exact bytes, except
+//!   that a `.png` path re-encodes an `image/ktx2` output as PNG (as `qip run` re-encodes for
+//!   image extensions), so a heat-map pipeline ends in a PNG without QIP's converter.
 //! * Every error, rejection and trap ends the pipeline with exit status 1 and one line on
 //!   stderr.
 
 use std::collections::BTreeMap;
 use std::io::{Read as _, Write as _};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use qip_memory::content::form::{self, DEFAULT_BOUNDARY, DEFAULT_CONTENT_TYPE, FieldSource};
 use qip_memory::content::multipart::{SLOT_LEN, SLOT_PREFIX, boundary_from_slot};
@@ -45,7 +47,8 @@ Options:
                             PATH - is stdin; the body is built byte for byte as `qip run -F`
   -i, --input PATH          the first stage's input bytes (- is stdin); not with -F
   -u, --uniform KEY=VALUE   a uniform of the stage it follows
-  -o, --output PATH         write the last stage's output to PATH (exact bytes)
+  -o, --output PATH         write the last stage's output to PATH (exact bytes; a .png
+                            path re-encodes an image/ktx2 output as PNG)
   -h, --help                this text";
 
 /// One stage of the pipeline and its uniforms.
@@ -203,11 +206,39 @@ fn normalize(t: &str) -> String {
     t.split(';').next().unwrap_or("").trim().to_ascii_lowercase()
 }
 
-/// Runs the pipeline and returns the last stage's output and whether it is UTF-8.
+/// The bytes `-o PATH` writes: the output as it is, except that a `.png` path re-encodes an
+/// `image/ktx2` output as PNG, as `qip run` re-encodes for image extensions (A.9, "Output
+/// writing"). Other image extensions cannot be re-encoded here and are refused unless the
+/// output already has that type.
+///
+/// # Errors
+/// A [`Failure`] for an image extension whose type the output does not have and that we cannot
+/// convert to, or a KTX2 output that is not 8-bit sRGB RGBA/BGRA.
+fn for_file(path: &Path, bytes: Vec<u8>, ty: &str) -> Result<Vec<u8>, Failure> {
+    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    let wanted = match ext.as_deref() {
+        Some("png") => "image/png",
+        Some("jpg" | "jpeg") => "image/jpeg",
+        Some("bmp") => "image/bmp",
+        _ => return Ok(bytes),
+    };
+    match ty {
+        t if t == wanted => Ok(bytes),
+        "image/ktx2" if wanted == "image/png" => crate::png::from_ktx2(&bytes),
+        t => Err(Failure::new(format!(
+            "-o {}: cannot re-encode output of type {} as {wanted}",
+            path.display(),
+            if t.is_empty() { "(unspecified)" } else { t }
+        ))),
+    }
+}
+
+/// Runs the pipeline and returns the last stage's output, its content type and whether it is
+/// UTF-8.
 ///
 /// # Errors
 /// The first [`Failure`] of any stage (load, types, input, uniforms, trap, rejection, output).
-fn pipeline(args: &RunArgs) -> Result<(Vec<u8>, bool), Failure> {
+fn pipeline(args: &RunArgs) -> Result<(Vec<u8>, String, bool), Failure> {
     let mut content = if !args.forms.is_empty() {
         Content { bytes: form_body(&args.forms)?, ty: DEFAULT_CONTENT_TYPE.to_owned(), utf8: false }
     } else {
@@ -278,7 +309,7 @@ fn pipeline(args: &RunArgs) -> Result<(Vec<u8>, bool), Failure> {
         };
         content = Content { bytes: output, ty, utf8: c.output_utf8 };
     }
-    Ok((content.bytes, content.utf8))
+    Ok((content.bytes, content.ty, content.utf8))
 }
 
 /// Runs `qip-memory run` with its parsed arguments.
@@ -286,10 +317,9 @@ fn pipeline(args: &RunArgs) -> Result<(Vec<u8>, bool), Failure> {
 /// # Errors
 /// A [`Failure`] from the pipeline, or from writing the output.
 pub fn main(args: &RunArgs) -> Result<(), Failure> {
-    let (bytes, utf8) = pipeline(args)?;
+    let (bytes, ty, utf8) = pipeline(args)?;
     match &args.output {
-        Some(path) => std::fs::write(path, &bytes)
-            .map_err(|e| Failure::new(format!("cannot write {}: {e}", path.display()))),
+        Some(path) => crate::png::write(path, &for_file(path, bytes, &ty)?),
         None => {
             let mut stdout = std::io::stdout().lock();
             stdout
