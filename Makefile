@@ -10,9 +10,11 @@ CARGO ?= cargo
 test: fmt-check check-nostd targets components
 	$(CARGO) test --release --all-targets
 
-# Instructions per second against wasmi 2.0 on the project's workloads, in one run.
-bench:
+# Instructions per second against wasmi 2.0 on the project's workloads, in one run; then the
+# heat map against the page table on the real targets (time ratio and peak memory).
+bench: targets
 	$(CARGO) bench --bench interp
+	$(CARGO) bench --bench tools
 
 # The page table of a real Content target (url-to-qr-svg) computed by the page-writes
 # component, run by the CLI's Content host (wasmtime) exactly as `qip run` would run it.

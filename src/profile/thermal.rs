@@ -227,20 +227,39 @@ impl ThermalRecorder {
     #[inline]
     fn access(&mut self, addr: u64, len: u64) {
         let end = addr + len;
+        let p = addr / PAGE_SIZE;
+        if (end - 1) / PAGE_SIZE == p && self.rendering {
+            // The common case: a load or store inside one page.
+            if let Some(slot) = self.slot_of(p) {
+                let lo = (addr % PAGE_SIZE) as usize;
+                Self::count(self.slots[slot].get_or_insert_with(Tile::new), lo, lo + len as usize);
+            }
+            return;
+        }
+        self.access_pages(addr, end);
+    }
+
+    /// [`Self::access`] for an access across pages or during the setters.
+    fn access_pages(&mut self, addr: u64, end: u64) {
         let mut p = addr / PAGE_SIZE;
         while p * PAGE_SIZE < end {
             let base = p * PAGE_SIZE;
             if let Some(slot) = self.slot_of(p)
                 && self.rendering
             {
-                let tile = self.slots[slot].get_or_insert_with(Tile::new);
                 let (lo, hi) =
                     ((addr.max(base) - base) as usize, (end.min(base + PAGE_SIZE) - base) as usize);
-                for a in &mut tile.accesses[lo..hi] {
-                    *a = a.saturating_add(1);
-                }
+                Self::count(self.slots[slot].get_or_insert_with(Tile::new), lo, hi);
             }
             p += 1;
+        }
+    }
+
+    /// Adds one access to bytes `lo..hi` of `tile` (saturating).
+    #[inline]
+    fn count(tile: &mut Tile, lo: usize, hi: usize) {
+        for a in &mut tile.accesses[lo..hi] {
+            *a += u32::from(*a != u32::MAX);
         }
     }
 
