@@ -16,10 +16,14 @@ bench: targets
 	$(CARGO) bench --bench interp
 	$(CARGO) bench --bench tools
 
-# The page table of a real Content target (url-to-qr-svg) computed by the page-writes
-# component, run by the CLI's Content host (wasmtime) exactly as `qip run` would run it.
+# The page table and the memory heat map of a real Content target (url-to-qr-svg), computed by
+# the two components, run by the CLI's Content host (wasmtime) exactly as `qip run` would run
+# them: the CSV to stdout, the heat map to qr-memory.png (the seed's request; `-o NAME.png`
+# re-encodes the component's KTX2 as PNG).
 demo: targets components
 	$(CARGO) run --release --quiet --bin qip-memory -- run -F component=@tests/targets/url-to-qr-svg.wasm -F input=https://example.com application/wasm/qip-interpret-memory-page-writes-csv.wasm -u instruction_budget=10000000
+	$(CARGO) run --release --quiet --bin qip-memory -- run -F component=@tests/targets/url-to-qr-svg.wasm -F input=https://example.com application/wasm/qip-interpret-memory-thermal-ktx2.wasm -u instruction_budget=10000000 -u normalize=0 -o qr-memory.png
+	@echo "wrote qr-memory.png ($$(stat -c %s qr-memory.png) bytes)"
 
 # The bundled real program (Rust compiled to Wasm, benches/workloads/rust-program) run in the
 # bounded interpreter, with its counters (interpreter.md C.6) and speed.

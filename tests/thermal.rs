@@ -134,6 +134,19 @@ fn hand_counted_pixels_absolute() {
     assert_eq!((t.counters.loop_iterations, t.counters.calls), (2, 3));
     assert_eq!(t.totals, (53, 2, 3), "work after the last non-stack write is dropped");
     assert_eq!(nonzero(&t), expected_absolute());
+    // The exact tallies behind the levels, most instructions first.
+    let hot: Vec<_> =
+        t.hottest.iter().map(|h| (h.addr, h.instructions, h.loops, h.calls, h.accesses)).collect();
+    assert_eq!(
+        hot,
+        [
+            (65539, 14, 0, 1, 1),
+            (65537, 12, 1, 1, 1),
+            (65538, 12, 1, 1, 1),
+            (65536, 11, 0, 0, 3),
+            (65542, 4, 0, 0, 1)
+        ]
+    );
 }
 
 #[test]

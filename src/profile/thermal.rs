@@ -401,6 +401,21 @@ pub struct HeatMap {
     pub tiles: Vec<(u64, Option<Box<Tile>>)>,
 }
 
+/// The tallies of one byte (see [`HeatMap::hottest`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hot {
+    /// The byte's address in the target's memory.
+    pub addr: u64,
+    /// Instructions attributed to it.
+    pub instructions: u64,
+    /// Loop iterations attributed to it.
+    pub loops: u32,
+    /// Calls attributed to it.
+    pub calls: u32,
+    /// Render accesses that touched it.
+    pub accesses: u32,
+}
+
 /// The byte ranges that give untouched bytes their alpha (3.3).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Initialized<'a> {
@@ -477,6 +492,29 @@ impl HeatMap {
             t.2 += tile.calls.iter().map(|&v| v as u64).sum::<u64>();
         }
         t
+    }
+
+    /// The `n` bytes with the most instructions attributed, most first (ties: lower address
+    /// first), as [`Hot`] records.
+    pub fn hottest(&self, n: usize) -> Vec<Hot> {
+        let mut all: Vec<Hot> = Vec::new();
+        for (page, tile) in &self.tiles {
+            let Some(tile) = tile.as_deref() else { continue };
+            for (b, &i) in tile.instructions.iter().enumerate() {
+                if i > 0 {
+                    all.push(Hot {
+                        addr: page * PAGE_SIZE + b as u64,
+                        instructions: i,
+                        loops: tile.loops[b],
+                        calls: tile.calls[b],
+                        accesses: tile.accesses[b],
+                    });
+                }
+            }
+        }
+        all.sort_unstable_by(|a, b| b.instructions.cmp(&a.instructions).then(a.addr.cmp(&b.addr)));
+        all.truncate(n);
+        all
     }
 
     /// Writes the pixels (RGBA8, rows top to bottom, 4 bytes per pixel, `memory-tools.md` 3.3)

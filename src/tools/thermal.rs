@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use super::page_writes::{DEFAULT_BUDGET, clamp_budget, regions};
 use super::{Rejection, Request};
 use crate::image::ktx2;
-use crate::profile::thermal::{Finish, HeatMap, Initialized, Scale, StackRange, ThermalRecorder};
+use crate::profile::thermal::{Finish, HeatMap, Hot, Initialized, Scale, StackRange, ThermalRecorder};
 use crate::wasm::Counters;
 
 /// Default of the `normalize` uniform (1: each channel's maximum maps to 255).
@@ -32,6 +32,9 @@ impl Default for Options {
     }
 }
 
+/// How many of the hottest bytes [`Thermal::hottest`] lists.
+pub const HOTTEST: usize = 8;
+
 /// A successful heat map.
 #[derive(Debug, Clone)]
 pub struct Thermal {
@@ -45,6 +48,8 @@ pub struct Thermal {
     pub pages: Vec<u64>,
     /// Sum over the image of (instructions, loop iterations, calls) attributed to tile bytes.
     pub totals: (u64, u64, u64),
+    /// The bytes with the most instructions attributed (at most [`HOTTEST`]), most first.
+    pub hottest: Vec<Hot>,
     /// Counters of the setters and render.
     pub counters: Counters,
     /// Runs of the target: 1, or 2 when the single-run recording fell back to the reference's
@@ -125,6 +130,7 @@ pub fn thermal_with(
         height,
         pages: heat_map.pages().collect(),
         totals: heat_map.totals(),
+        hottest: heat_map.hottest(HOTTEST),
         counters: outcome.counters,
         runs,
     })

@@ -157,7 +157,7 @@ enum Command {
         /// Write the pixels as an 8-bit RGBA PNG.
         #[arg(long, value_name = "OUT.png")]
         png: Option<PathBuf>,
-        /// Print the tile pages, the image totals and the counters to stderr.
+        /// Print the tile pages, the image totals, the hottest bytes and the counters to stderr.
         #[arg(long)]
         stats: bool,
     },

@@ -25,12 +25,12 @@ pub struct Args<'a> {
     pub ktx2: Option<&'a Path>,
     /// `--png PATH`: the PNG.
     pub png: Option<&'a Path>,
-    /// Print tiles, totals and counters to stderr.
+    /// Print tiles, totals, the hottest bytes and the counters to stderr.
     pub stats: bool,
 }
 
 /// Runs `thermal`: writes the requested files; with `--stats` prints the tile pages, the image
-/// totals and the run's counters to stderr.
+/// totals, the bytes with the most instructions and the run's counters to stderr.
 pub fn main(args: &Args<'_>) -> Result<(), Failure> {
     let body = args.target.body()?;
     let options =
@@ -49,6 +49,17 @@ pub fn main(args: &Args<'_>) -> Result<(), Failure> {
         eprintln!("image_loop_iterations {}", out.totals.1);
         eprintln!("image_calls {}", out.totals.2);
         eprintln!("runs {}", out.runs);
+        for h in &out.hottest {
+            eprintln!(
+                "hot_byte {} page {} instructions {} loop_iterations {} calls {} accesses {}",
+                h.addr,
+                h.addr / 65536,
+                h.instructions,
+                h.loops,
+                h.calls,
+                h.accesses
+            );
+        }
         crate::print_counters(&out.counters);
     }
     Ok(())
