@@ -531,6 +531,9 @@ impl HeatMap {
             mc = mc.max(tile.calls.iter().copied().max().unwrap_or(0));
             ma = ma.max(tile.accesses.iter().copied().max().unwrap_or(0));
         }
+        // Alpha levels of the common small counts, computed once (log2 is the costly part).
+        let table: Vec<u8> =
+            (0..=ma.min(4096)).map(|a| if a == 0 { 0 } else { alpha_level(a, scale, ma) }).collect();
         for ((page, tile), px) in self.tiles.iter().zip(out.chunks_exact_mut(4 * TILE_BYTES)) {
             px.fill(0);
             // Untouched bytes first: data, then input over it.
@@ -555,7 +558,11 @@ impl HeatMap {
                 p[0] = level(tile.instructions[b], scale, mi);
                 p[1] = level(tile.loops[b] as u64, scale, ml as u64);
                 p[2] = level(tile.calls[b] as u64, scale, mc as u64);
-                p[3] = ALPHA_TOUCHED + alpha_level(a, scale, ma);
+                let alpha = match table.get(a as usize) {
+                    Some(&l) => l,
+                    None => alpha_level(a, scale, ma),
+                };
+                p[3] = ALPHA_TOUCHED + alpha;
             }
         }
     }
