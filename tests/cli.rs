@@ -519,3 +519,35 @@ fn page_writes_rejections_are_one_line() {
     let line = one_line_failure(&qip_memory(&["page-writes", missing.to_str().unwrap()]));
     assert!(line.starts_with(&format!("qip-memory: cannot read {}: ", missing.display())), "{line}");
 }
+
+#[test]
+fn thermal_usage_and_failures() {
+    let d = dir("thermal_usage");
+    let m = module(&d, "echo.wasm", ECHO);
+    let png = d.join("out.png");
+    let png = png.to_str().unwrap();
+    // No output file: a usage error (clap, exit 2).
+    assert_eq!(qip_memory(&["thermal", &m]).status.code(), Some(2));
+    // normalize is 0 or 1.
+    assert_eq!(qip_memory(&["thermal", &m, "--normalize", "2", "--png", png]).status.code(), Some(2));
+    // A missing target: one line naming it.
+    let missing = d.join("missing.wasm");
+    let o = qip_memory(&["thermal", missing.to_str().unwrap(), "--png", png]);
+    assert!(one_line_failure(&o).starts_with(&format!("qip-memory: cannot read {}: ", missing.display())));
+    // The echo target reads and writes nothing without input: mode 8 at the request's end.
+    let o = qip_memory(&["thermal", &m, "--png", png]);
+    let line = one_line_failure(&o);
+    assert!(line.contains("(mode 8): nothing to report"), "{line}");
+    assert!(!Path::new(png).exists());
+    // An unwritable output path: one line naming it.
+    let store = module(
+        &d,
+        "store.wasm",
+        r#"(module (memory (export "memory") 1 1)
+          (func (export "output_bytes_cap") (result i32) i32.const 8)
+          (func (export "render") (param i32) (result i64) i32.const 0 i32.const 1 i32.store8 i64.const 1))"#,
+    );
+    let o = qip_memory(&["thermal", &store, "--png", d.join("no/such/dir.png").to_str().unwrap()]);
+    let line = one_line_failure(&o);
+    assert!(line.starts_with("qip-memory: cannot write "), "{line}");
+}
