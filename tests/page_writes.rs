@@ -4,21 +4,10 @@
 
 mod common;
 use common::instruction_offsets;
-use qip_memory::content::form::{DEFAULT_BOUNDARY, DEFAULT_CONTENT_TYPE, FieldSource, build_body};
+use common::request;
+use qip_memory::content::form::DEFAULT_CONTENT_TYPE;
 use qip_memory::tools::Rejection;
 use qip_memory::tools::page_writes::page_writes;
-
-/// A request with `component`, optional `input` and uniforms, built as `qip run -F` would.
-fn request(component: &[u8], input: Option<&[u8]>, uniforms: &[(&str, &str)]) -> Vec<u8> {
-    let mut fields = vec![("component".to_string(), FieldSource::Raw(component.to_vec()))];
-    if let Some(i) = input {
-        fields.push(("input".to_string(), FieldSource::Text(i.to_vec())));
-    }
-    for (k, v) in uniforms {
-        fields.push((format!("uniforms[{k}]"), FieldSource::Text(v.as_bytes().to_vec())));
-    }
-    build_body(&fields, DEFAULT_BOUNDARY).unwrap()
-}
 
 /// Where `needle` starts in `hay` (used to find part bodies without the parser under test).
 fn find(hay: &[u8], needle: &[u8]) -> usize {

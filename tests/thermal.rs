@@ -7,25 +7,16 @@
 //!   (maps keyed by address, run twice) compared pixel for pixel on the real targets;
 //! * the KTX2 container read back with the `ktx2` crate.
 
+mod common;
 use std::collections::{BTreeMap, BTreeSet};
 
-use qip_memory::content::form::{DEFAULT_BOUNDARY, DEFAULT_CONTENT_TYPE, FieldSource, build_body};
+use common::request;
+use qip_memory::content::form::DEFAULT_CONTENT_TYPE;
 use qip_memory::content::run::{TargetUniform, run};
 use qip_memory::profile::thermal::StackRange;
 use qip_memory::tools::thermal::{Options, Thermal, thermal, thermal_with};
 use qip_memory::tools::{Rejection, target_limits};
 use qip_memory::wasm::Observer;
-
-fn request(component: &[u8], input: Option<&[u8]>, uniforms: &[(&str, &str)]) -> Vec<u8> {
-    let mut fields = vec![("component".to_string(), FieldSource::Raw(component.to_vec()))];
-    if let Some(i) = input {
-        fields.push(("input".to_string(), FieldSource::Text(i.to_vec())));
-    }
-    for (k, v) in uniforms {
-        fields.push((format!("uniforms[{k}]"), FieldSource::Text(v.as_bytes().to_vec())));
-    }
-    build_body(&fields, DEFAULT_BOUNDARY).unwrap()
-}
 
 fn heat(req: &[u8], normalize: bool, first_page: u32) -> Result<Thermal, Rejection> {
     thermal(req, DEFAULT_CONTENT_TYPE.as_bytes(), Options { budget: 100_000_000, normalize, first_page })

@@ -20,3 +20,17 @@ pub fn instruction_offsets(module: &[u8], index: usize) -> Vec<usize> {
     }
     out
 }
+
+/// A request with `component`, optional `input` and uniforms, built by the library's A.10
+/// builder as `qip run -F` would (the tests of the tools at library level).
+pub fn request(component: &[u8], input: Option<&[u8]>, uniforms: &[(&str, &str)]) -> Vec<u8> {
+    use qip_memory::content::form::{DEFAULT_BOUNDARY, FieldSource, build_body};
+    let mut fields = vec![("component".to_string(), FieldSource::Raw(component.to_vec()))];
+    if let Some(i) = input {
+        fields.push(("input".to_string(), FieldSource::Text(i.to_vec())));
+    }
+    for (k, v) in uniforms {
+        fields.push((format!("uniforms[{k}]"), FieldSource::Text(v.as_bytes().to_vec())));
+    }
+    build_body(&fields, DEFAULT_BOUNDARY).unwrap()
+}
