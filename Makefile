@@ -7,8 +7,9 @@ CARGO ?= cargo
 # Everything CI checks. Tests run in release: the spec suite and the differential test are
 # faster that way than their debug build is slow. tests/components.rs needs the test targets
 # and the components (it builds a missing one with make itself, but not a stale one).
-test: fmt-check check-nostd targets components
+test: fmt-check check-nostd targets components as-fixtures
 	$(CARGO) test --release --all-targets
+	cd $(AS_DIR)/dwarfgen && $(CARGO) test --quiet --target-dir target
 
 # Instructions per second against wasmi 2.0 on the project's workloads, in one run.
 bench:
@@ -58,6 +59,34 @@ application/wasm/qip-interpret-memory-page-writes-csv.wasm:
 	cd components/page-writes-csv && CARGO_TARGET_DIR=$(CURDIR)/target/components $(CARGO) build --release --target wasm32-unknown-unknown
 	mkdir -p application/wasm
 	cp target/components/wasm32-unknown-unknown/release/qip_interpret_memory_page_writes_csv.wasm $@
+
+# Real AssemblyScript programs as heap-analyzer fixtures (tests/assemblyscript/, heap-analyzer.md
+# I.2): asc 0.28.20 (npm, pinned by package-lock.json) compiles each program with the layout
+# transform, dwarfgen appends WARPO-shaped DWARF, run.mjs runs it under Node and writes its
+# version-2 dumps. Output: tests/assemblyscript/build/<program>.wasm and <program>.<n>.dump.
+AS_DIR := tests/assemblyscript
+AS_PROGRAMS := dwarf_fixture alloc_free
+AS_WASMS := $(AS_PROGRAMS:%=$(AS_DIR)/build/%.wasm)
+AS_DWARFGEN := $(AS_DIR)/dwarfgen/target/debug/dwarfgen
+.PHONY: as-fixtures as-node-modules FORCE
+as-fixtures: $(AS_WASMS)
+
+as-node-modules:
+	@command -v node >/dev/null && command -v npm >/dev/null || { echo "as-fixtures needs node and npm" >&2; exit 1; }
+	cd $(AS_DIR) && { test -d node_modules/assemblyscript || npm ci --no-audit --no-fund; }
+
+# Cargo decides whether anything changed; the binary's time stamp then tells make.
+$(AS_DWARFGEN): FORCE
+	cd $(AS_DIR)/dwarfgen && $(CARGO) build --quiet --target-dir target
+
+# One rule per program: compile, add DWARF, run (the dumps come from the wasm alone). A failed
+# step leaves no wasm behind, so the next make tries again.
+$(AS_DIR)/build/%.wasm: $(AS_DIR)/%.ts $(AS_DIR)/memory_dump.ts $(AS_DIR)/layout.mjs $(AS_DIR)/run.mjs $(AS_DIR)/package-lock.json $(AS_DWARFGEN) | as-node-modules
+	mkdir -p $(AS_DIR)/build
+	rm -f $(AS_DIR)/build/$*.*.dump
+	cd $(AS_DIR) && { node_modules/.bin/asc $*.ts -o build/$*.wasm --debug --runtime incremental --transform ./layout.mjs \
+	  && dwarfgen/target/debug/dwarfgen build/$*.layout.json build/$*.wasm build/$*.wasm \
+	  && node run.mjs build/$*.wasm; } || { rm -f build/$*.wasm; exit 1; }
 
 check-targets: targets
 	python3 -c 'import wasmtime' 2>/dev/null || pip install wasmtime==50.0.1
