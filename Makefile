@@ -95,3 +95,4 @@ check-targets: targets
 
 clean:
 	$(CARGO) clean
+	rm -rf $(AS_DIR)/build $(AS_DIR)/dwarfgen/target
