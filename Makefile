@@ -63,7 +63,8 @@ application/wasm/qip-interpret-memory-page-writes-csv.wasm:
 # Real AssemblyScript programs as heap-analyzer fixtures (tests/assemblyscript/, heap-analyzer.md
 # I.2): asc 0.28.20 (npm, pinned by package-lock.json) compiles each program with the layout
 # transform, dwarfgen appends WARPO-shaped DWARF, run.mjs runs it under Node and writes its
-# version-2 dumps. Output: tests/assemblyscript/build/<program>.wasm and <program>.<n>.dump.
+# version-2 dumps. Output: tests/assemblyscript/build/<program>.wasm and <program>.<n>.dump (and
+# <program>.no-dwarf.wasm, asc's own output, for the error case).
 AS_DIR := tests/assemblyscript
 AS_PROGRAMS := dwarf_fixture alloc_free
 AS_WASMS := $(AS_PROGRAMS:%=$(AS_DIR)/build/%.wasm)
@@ -85,6 +86,7 @@ $(AS_DIR)/build/%.wasm: $(AS_DIR)/%.ts $(AS_DIR)/memory_dump.ts $(AS_DIR)/layout
 	mkdir -p $(AS_DIR)/build
 	rm -f $(AS_DIR)/build/$*.*.dump
 	cd $(AS_DIR) && { node_modules/.bin/asc $*.ts -o build/$*.wasm --debug --runtime incremental --transform ./layout.mjs \
+	  && cp build/$*.wasm build/$*.no-dwarf.wasm \
 	  && dwarfgen/target/debug/dwarfgen build/$*.layout.json build/$*.wasm build/$*.wasm \
 	  && node run.mjs build/$*.wasm; } || { rm -f build/$*.wasm; exit 1; }
 

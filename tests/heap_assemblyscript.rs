@@ -221,6 +221,63 @@ fn dwarf_fixture_sort_and_top() {
     assert_eq!(row(&v, TREE)["instances"].as_array().unwrap().len(), 31);
 }
 
+/// The same dump with N = 0 (no global values, as WARPO's own test harness writes them): the
+/// tree, held only by `globalTree`, is no longer reachable (heap-analyzer.md A.1, I.2), and
+/// neither is anything else held only by globals; the locals and pinned roots remain.
+#[test]
+fn dwarf_fixture_without_global_values() {
+    let bytes = std::fs::read(fixture("dwarf_fixture.1.dump")).unwrap();
+    let n = u32::from_le_bytes(bytes[20..24].try_into().unwrap()) as usize;
+    assert!(n > 0, "the runner serialises the mutable i32 globals");
+    let mut stripped = bytes[..20].to_vec();
+    stripped.extend_from_slice(&0u32.to_le_bytes());
+    stripped.extend_from_slice(&bytes[24 + 4 * n..]);
+    let path = std::env::temp_dir().join(format!("qip-memory-heap-as-{}.dump", std::process::id()));
+    std::fs::write(&path, &stripped).unwrap();
+    let wasm = fixture("dwarf_fixture.wasm");
+    let result = cli(&["heap", "analyze", path.to_str().unwrap(), "--wasm", wasm.to_str().unwrap()]);
+    std::fs::remove_file(&path).ok();
+    let (v, _) = result;
+    // Left: the three locals of `main` (list 480, characters 352 with its NPCs and their
+    // Vector2s, bytes 128) and the two pinned objects (ArrayBuffer 160, PinnedBox 32).
+    let got: Vec<(&str, i64, i64)> = rows(&v)
+        .iter()
+        .map(|r| (r["className"].as_str().unwrap(), int(r, "count"), int(r, "totalRetainedSize")))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("dwarf_fixture/ListNode", 5, 480),
+            ("~lib/array/Array<dwarf_fixture/Character>", 1, 352),
+            // The characters' buffer, the Uint8Array's, the pinned one.
+            ("~lib/arraybuffer/ArrayBuffer", 3, 64 + 96 + 160),
+            ("dwarf_fixture/NPC", 3, 240),
+            ("~lib/typedarray/Uint8Array", 1, 128),
+            ("dwarf_fixture/Vector2", 3, 96),
+            ("dwarf_fixture/PinnedBox", 1, 32),
+        ]
+    );
+    // ListNodes + Array<Character> + buffers + NPCs + Uint8Array + Vector2s + PinnedBox.
+    assert_eq!(int(&v, "totalLiveSize"), 160 + 48 + (64 + 96 + 160) + 144 + 32 + 96 + 32);
+}
+
+/// asc's own output has no DWARF (heap-analyzer.md I.1): the analyzer refuses it with A.2's
+/// message and exit code 1.
+#[test]
+fn asc_output_without_dwarf_is_refused() {
+    let (dump, wasm) = (fixture("dwarf_fixture.1.dump"), fixture("dwarf_fixture.no-dwarf.wasm"));
+    let out = Command::new(env!("CARGO_BIN_EXE_qip-memory"))
+        .args(["heap", "analyze", dump.to_str().unwrap(), "--wasm", wasm.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        "Missing .debug_abbrev section in wasm binary"
+    );
+}
+
 /// Cell: 32 each; `cells` StaticArray<Cell|null>(8): payload 32 → 64. Blob: 48 each;
 /// StaticArray<Blob>(3): payload 12 → 32.
 /// Dump 1: StaticArray 64 + 8 Cells = 320 live. Dump 2: the odd Cells were dropped and
