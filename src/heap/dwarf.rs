@@ -193,11 +193,16 @@ fn record(
     unit_start: u64,
     debug_str: &[u8],
 ) -> Result<(), HeapError> {
+    // WARPO decodes every `DW_FORM_strp` while reading the DIE, whatever the attribute.
+    let strp = match value {
+        AttributeValue::DebugStrRef(o) => Some(str_at(debug_str, o.0 as u64)?),
+        _ => None,
+    };
     match name {
         constants::DW_AT_name => {
             let s = match value {
                 AttributeValue::String(s) => Some(String::from_utf8_lossy(s.slice()).into_owned()),
-                AttributeValue::DebugStrRef(o) => Some(str_at(debug_str, o.0 as u64)?),
+                AttributeValue::DebugStrRef(_) => strp,
                 _ => None,
             };
             if die.name.is_none() {
