@@ -50,7 +50,8 @@ $(TARGET_WASMS): tests/targets/%.wasm:
 # The QIP Content components (components/*/, each its own crate over the library), built for
 # wasm32-unknown-unknown with one fixed memory. Always rebuilt through cargo, which knows
 # when nothing changed.
-COMPONENTS := application/wasm/qip-interpret-memory-page-writes-csv.wasm
+COMPONENTS := application/wasm/qip-interpret-memory-page-writes-csv.wasm \
+	application/wasm/assemblyscript-heap-analyzer-json.wasm
 .PHONY: components $(COMPONENTS)
 components: $(COMPONENTS)
 
@@ -59,6 +60,12 @@ application/wasm/qip-interpret-memory-page-writes-csv.wasm:
 	cd components/page-writes-csv && CARGO_TARGET_DIR=$(CURDIR)/target/components $(CARGO) build --release --target wasm32-unknown-unknown
 	mkdir -p application/wasm
 	cp target/components/wasm32-unknown-unknown/release/qip_interpret_memory_page_writes_csv.wasm $@
+
+application/wasm/assemblyscript-heap-analyzer-json.wasm:
+	rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true
+	cd components/heap-analyzer-json && CARGO_TARGET_DIR=$(CURDIR)/target/components $(CARGO) build --release --target wasm32-unknown-unknown
+	mkdir -p application/wasm
+	cp target/components/wasm32-unknown-unknown/release/assemblyscript_heap_analyzer_json.wasm $@
 
 # Real AssemblyScript programs as heap-analyzer fixtures (tests/assemblyscript/, heap-analyzer.md
 # I.2): asc 0.28.20 (npm, pinned by package-lock.json) compiles each program with the layout
