@@ -14,6 +14,7 @@ test: fmt-check check-nostd targets components as-fixtures
 # Instructions per second against wasmi 2.0 on the project's workloads, in one run.
 bench:
 	$(CARGO) bench --bench interp
+	$(CARGO) bench --bench heap
 
 # The page table of a real Content target (url-to-qr-svg) computed by the page-writes
 # component, run by the CLI's Content host (wasmtime) exactly as `qip run` would run it.

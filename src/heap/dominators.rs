@@ -153,6 +153,7 @@ pub fn dominators(graph: &Graph, roots: &[ObjectIndex]) -> DominatorTree {
             v = bucket_next[v as usize];
         }
     }
+    drop((preds, pred_start, bucket_head, bucket_next, ancestor, best, semi));
     let mut out = vec![UNREACHABLE; n];
     for i in 1..count {
         if samedom[i] != NONE {

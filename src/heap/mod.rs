@@ -44,8 +44,6 @@ pub use error::HeapError;
 pub use json::{comparison_json, snapshot_json};
 pub use views::{Comparison, ComparisonSort, ConstructorSort, Snapshot};
 
-use alloc::collections::BTreeMap;
-use alloc::string::String;
 use alloc::vec::Vec;
 
 use dwarf::Dies;
@@ -94,17 +92,18 @@ impl<'w> Analyzer<'w> {
         let root_objects = mark::unique_roots(root_list.iter().map(|r| r.object), objects.len());
         let live = mark::mark(&graph, &root_objects);
         let tree = dominators::dominators(&graph, &root_objects);
+        drop(index);
         let shallow: Vec<u64> = objects.iter().map(|o| o.shallow_size()).collect();
         let retained = dominators::retained_sizes(&tree, &shallow);
+        drop(tree);
+        drop(graph);
 
-        let mut names: BTreeMap<u32, String> = BTreeMap::new();
-        let mut total_live_size = 0u64;
+        let total_live_size =
+            objects.iter().zip(&live).filter(|(_, l)| **l).map(|(o, _)| o.shallow_size()).sum();
         let live_objects = objects.iter().enumerate().filter(|(i, _)| live[*i]).map(|(i, o)| {
-            total_live_size += shallow[i];
-            let name = names.entry(o.rtid).or_insert_with(|| self.info.class_name(o.rtid)).clone();
-            (name, Instance { address: o.payload, shallow_size: shallow[i], retained_size: retained[i] })
+            (o.rtid, Instance { address: o.payload, shallow_size: shallow[i], retained_size: retained[i] })
         });
-        let constructors = views::constructor_rows(live_objects);
+        let constructors = views::constructor_rows(live_objects, |rtid| self.info.class_name(rtid));
         let total_heap_size = memory.len() as i64 - tlsf::first_block(dump.heap_base) as i64;
         Ok(Snapshot { total_heap_size, total_live_size, constructors })
     }

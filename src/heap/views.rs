@@ -46,26 +46,35 @@ pub struct Snapshot {
     pub constructors: Vec<ConstructorRow>,
 }
 
-/// Builds the rows of D.9 from `(className, instance)` pairs of the live objects in ascending
-/// address order: groups by name (first occurrence order), sorts instances and rows.
-pub fn constructor_rows(objects: impl IntoIterator<Item = (String, Instance)>) -> Vec<ConstructorRow> {
+/// Builds the rows of D.9 from `(rtId, instance)` pairs of the live objects in ascending
+/// address order: groups by class name (`class_name(rtId)`, B.3.6; different rtIds with one
+/// name share a row; rows in first-occurrence order before sorting), sorts instances and rows.
+pub fn constructor_rows(
+    objects: impl IntoIterator<Item = (u32, Instance)>,
+    class_name: impl Fn(u32) -> String,
+) -> Vec<ConstructorRow> {
+    let mut by_rtid: BTreeMap<u32, usize> = BTreeMap::new();
     let mut by_name: BTreeMap<String, usize> = BTreeMap::new();
     let mut rows: Vec<ConstructorRow> = Vec::new();
-    for (name, inst) in objects {
-        let i = match by_name.get(&name) {
-            Some(&i) => i,
-            None => {
-                by_name.insert(name.clone(), rows.len());
-                rows.push(ConstructorRow {
-                    class_name: name,
-                    count: 0,
-                    total_shallow_size: 0,
-                    total_retained_size: 0,
-                    instances: Vec::new(),
-                });
-                rows.len() - 1
-            }
+    let mut last: Option<(u32, usize)> = None;
+    for (rtid, inst) in objects {
+        let i = match last {
+            Some((r, i)) if r == rtid => i,
+            _ => *by_rtid.entry(rtid).or_insert_with(|| {
+                let name = class_name(rtid);
+                *by_name.entry(name.clone()).or_insert_with(|| {
+                    rows.push(ConstructorRow {
+                        class_name: name,
+                        count: 0,
+                        total_shallow_size: 0,
+                        total_retained_size: 0,
+                        instances: Vec::new(),
+                    });
+                    rows.len() - 1
+                })
+            }),
         };
+        last = Some((rtid, i));
         let r = &mut rows[i];
         r.count += 1;
         r.total_shallow_size += inst.shallow_size;
@@ -73,7 +82,7 @@ pub fn constructor_rows(objects: impl IntoIterator<Item = (String, Instance)>) -
         r.instances.push(inst);
     }
     for r in &mut rows {
-        r.instances.sort_by(|a, b| {
+        r.instances.sort_unstable_by(|a, b| {
             b.retained_size
                 .cmp(&a.retained_size)
                 .then(b.shallow_size.cmp(&a.shallow_size))
