@@ -20,6 +20,7 @@
 //! (walk, scan, roots, marking, dominators, retained sizes, constructor view), of the JSON
 //! encoding, and the peak heap memory of one analysis above the dump itself, counted by a
 //! global allocator that wraps the system one. Goals (issue 5): ≤ 2 s, peak ≤ 4 × dump size.
+//! `BENCH_HEAP_DIR=DIR` also writes `bench.dump` and `bench.wasm` into `DIR`.
 
 #[path = "../tests/common/heap.rs"]
 mod fixtures;
@@ -269,6 +270,12 @@ fn main() {
         g.live,
         t.elapsed()
     );
+    // BENCH_HEAP_DIR=DIR also writes the dump and module there (to try the component or the
+    // CLI on them).
+    if let Ok(dir) = std::env::var("BENCH_HEAP_DIR") {
+        std::fs::write(std::path::Path::new(&dir).join("bench.dump"), &g.dump).unwrap();
+        std::fs::write(std::path::Path::new(&dir).join("bench.wasm"), &wasm).unwrap();
+    }
     let dump = Dump::parse(&g.dump).unwrap();
     let analyzer = Analyzer::new(&wasm).unwrap();
 
