@@ -330,3 +330,27 @@ fn rejections_carry_offset_and_mode() {
     let f: &[(&str, &[u8])] = &[("wasm", &syn), ("dump", &truncated)];
     assert_eq!(reject(&mut tool, f), (field_offset(f, 1) + 28 + 2604, 5));
 }
+
+#[test]
+fn qip_memory_run_hosts_the_component() {
+    let d = std::env::temp_dir().join(format!("qip-memory-heap-run-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    std::fs::write(d.join("s1.dump"), s1_dump()).unwrap();
+    std::fs::write(d.join("syn.wasm"), syn_wasm(false)).unwrap();
+    let component = Path::new(env!("CARGO_MANIFEST_DIR")).join(COMPONENT);
+    artifact();
+    let run = |extra: &[&str]| {
+        let mut args =
+            vec!["run", "-F", "wasm=@syn.wasm", "-F", "dump=@s1.dump", component.to_str().unwrap()];
+        args.extend(extra);
+        Command::new(env!("CARGO_BIN_EXE_qip-memory")).current_dir(&d).args(&args).output().unwrap()
+    };
+    let o = run(&[]);
+    assert!(o.status.success());
+    assert_eq!(String::from_utf8(o.stdout).unwrap().trim_end_matches('\n'), S1_JSON);
+    // A rejection is explained with this component's own mode table.
+    let o = run(&["-u", "sort=9"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(err.contains("(mode 6): the sort uniform has a code outside the view's table"), "{err}");
+}
