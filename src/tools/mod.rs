@@ -4,7 +4,10 @@
 //! * [`page_writes`]: `qip-interpret-memory-page-writes-csv.wasm` (`memory-tools.md` 1–2).
 //! * [`thermal`]: `qip-interpret-memory-thermal-ktx2.wasm` (`memory-tools.md` 1 and 3).
 //! * [`modes`]: the rejection modes of `memory-tools.md` 1.1 as sentences.
+//! * [`heap`]: `assemblyscript-heap-analyzer-json.wasm` (`heap-analyzer.md`), with its own
+//!   rejection mode table.
 
+pub mod heap;
 pub mod modes;
 pub mod page_writes;
 pub mod thermal;

@@ -286,10 +286,16 @@ impl<'c> Running<'c> {
                             "rejected input at offset {offset}, past the input's {input_size} bytes (mode {mode})"
                         ))
                     } else if is_memory_tool(c) {
+                        // The heap analyzer (the one tool with JSON output) has its own table.
+                        let describe = if c.output_content_type.as_deref() == Some("application/json") {
+                            qip_memory::tools::heap::mode_description
+                        } else {
+                            mode_description
+                        };
                         Failure::new(format!(
                             "{} rejected input at offset {offset} (mode {mode}): {}",
                             self.component.name,
-                            mode_description(mode)
+                            describe(mode)
                         ))
                     } else {
                         Failure::new(format!(

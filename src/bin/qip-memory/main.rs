@@ -15,10 +15,16 @@
 //! * `run [-F ...]... [-i PATH] STAGE.wasm [-u ...]... [STAGE.wasm ...]... [-o PATH]`: a QIP
 //!   Content host (`qip-content.md` A). See [`run`].
 //!
+//! * `heap analyze DUMP --wasm WASM [--sort retained|shallow|count] [--top N]` and `heap diff
+//!   BEFORE AFTER --wasm WASM [--sort delta|alloc|freed|count] [--top N]`: WARPO's heap
+//!   analyzer (`heap-analyzer.md` G). See [`heap`].
+//!
 //! Errors, rejections and traps: exit status 1 and one line `qip-memory: <reason>` on stderr
-//! (clap's usage errors exit with 2).
+//! (clap's usage errors exit with 2). `heap` follows WARPO instead: the message alone on
+//! stderr, and exit status 1 for usage errors too.
 
 mod count;
+mod heap;
 mod host;
 mod page_writes;
 mod png;
@@ -161,6 +167,9 @@ enum Command {
         #[arg(long)]
         stats: bool,
     },
+    /// AssemblyScript heap analyzer, compatible with WARPO's as-heap-analyzer.
+    #[command(subcommand)]
+    Heap(heap::HeapCommand),
     /// Run QIP Content components as a pipeline on wasmtime, like `qip run`
     /// (`qip-memory run --help` for the syntax).
     #[command(disable_help_flag = true)]
@@ -173,8 +182,28 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // WARPO (commander) exits with 1 on usage errors; the other subcommands keep clap's 2.
+        Err(e) if std::env::args().nth(1).as_deref() == Some("heap") && e.use_stderr() => {
+            let _ = e.print();
+            return ExitCode::FAILURE;
+        }
+        Err(e) => e.exit(),
+    };
     let r = match &cli.command {
+        Command::Heap(cmd) => {
+            return match heap::run(cmd) {
+                Ok(json) => {
+                    println!("{json}");
+                    ExitCode::SUCCESS
+                }
+                Err(message) => {
+                    eprintln!("{message}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
         Command::Count { wasm, invoke, args, instruction_budget } => {
             count::count(wasm, invoke, args, *instruction_budget)
         }

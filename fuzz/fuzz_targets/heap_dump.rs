@@ -1,0 +1,96 @@
+//! The heap analyzer's dump side (`spec/heap-analyzer.md` A.1, C, D) on arbitrary bytes, with
+//! the fixed 235-byte-style module of H.1 (one global, classes ArrayBuffer and TreeNode):
+//!
+//! * the raw input as a dump file: `Dump::parse` must not panic;
+//! * the input as the *contents* of a valid version-2 dump (bytes 0–1 heapBase, 2–3
+//!   stackPointer, byte 4 the number of global values (0–3) that follow, the rest the memory
+//!   image), analysed end to end: no panic, no hang, and on success the invariants of D.9/D.10
+//!   (Σ totalShallowSize = totalLiveSize, every retained size ≥ its shallow size).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use qip_memory::heap::dump::write_dump;
+use qip_memory::heap::{Analyzer, Dump, comparison_json, snapshot_json, views};
+
+fn cstr(out: &mut Vec<u8>, s: &str) {
+    out.extend_from_slice(s.as_bytes());
+    out.push(0);
+}
+
+fn custom(out: &mut Vec<u8>, name: &str, data: &[u8]) {
+    let len = 1 + name.len() + data.len();
+    assert!(len < 128 * 128);
+    out.push(0);
+    out.extend_from_slice(&[(len as u8 & 0x7f) | 0x80, (len >> 7) as u8]);
+    out.push(name.len() as u8);
+    out.extend_from_slice(name.as_bytes());
+    out.extend_from_slice(data);
+}
+
+/// `syn_g.wasm` of H.1: a mutable i32 global and the DWARF of ArrayBuffer (rtId 1) and
+/// `x/TreeNode` (rtId 4: value i32 @0, left @4, right @8), global `x/root` at index 0.
+fn module() -> Vec<u8> {
+    let abbrev: &[u8] = &[
+        1, 0x11, 1, 0x25, 0x0e, 0, 0, 2, 0x02, 1, 0x03, 0x08, 0x69, 0x06, 0, 0, 4, 0x0d, 0, 0x03, 0x08, 0x49,
+        0x13, 0x38, 0x06, 0, 0, 5, 0x24, 0, 0x03, 0x08, 0, 0, 8, 0x34, 0, 0x03, 0x08, 0x49, 0x13, 0x02, 0x06,
+        0, 0, 0,
+    ];
+    let mut d = vec![1, 0, 0, 0, 0, 5];
+    cstr(&mut d, "i32");
+    d.push(2);
+    cstr(&mut d, "~lib/arraybuffer/ArrayBuffer");
+    d.extend_from_slice(&[1, 0, 0, 0, 0, 2]);
+    cstr(&mut d, "x/TreeNode");
+    d.extend_from_slice(&4u32.to_le_bytes());
+    for (name, ty, at) in [("value", 16u32, 0u32), ("left", 56, 4), ("right", 56, 8)] {
+        d.push(4);
+        cstr(&mut d, name);
+        d.extend_from_slice(&ty.to_le_bytes());
+        d.extend_from_slice(&at.to_le_bytes());
+    }
+    d.push(0);
+    d.push(8);
+    cstr(&mut d, "x/root");
+    d.extend_from_slice(&56u32.to_le_bytes());
+    d.extend_from_slice(&0u32.to_le_bytes());
+    d.push(0);
+    let mut info = (7 + d.len() as u32).to_le_bytes().to_vec();
+    info.extend_from_slice(&[4, 0, 0, 0, 0, 0, 4]);
+    info.extend(d);
+    let mut w = b"\0asm\x01\0\0\0".to_vec();
+    w.extend_from_slice(&[0x06, 0x06, 0x01, 0x7f, 0x01, 0x41, 0x00, 0x0b]);
+    custom(&mut w, "debug_abbrev", abbrev);
+    custom(&mut w, "debug_str", b"warpo\0");
+    custom(&mut w, "debug_info", &info);
+    w
+}
+
+fuzz_target!(|data: &[u8]| {
+    let _ = Dump::parse(data);
+    if data.len() < 5 {
+        return;
+    }
+    let heap_base = u32::from(u16::from_le_bytes([data[0], data[1]]));
+    let stack_pointer = u32::from(u16::from_le_bytes([data[2], data[3]]));
+    let n = usize::from(data[4] % 4);
+    let rest = &data[5..];
+    let globals: Vec<u32> =
+        rest.chunks_exact(4).take(n).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    let memory = &rest[(4 * globals.len()).min(rest.len())..];
+    let dump = write_dump(0, heap_base, stack_pointer, &globals, memory);
+    let wasm = module();
+    let analyzer = Analyzer::new(&wasm).expect("the fixed module is valid");
+    let parsed = Dump::parse(&dump).expect("a valid header");
+    if let Ok(snap) = analyzer.analyze(&parsed) {
+        let shallow: u64 = snap.constructors.iter().map(|r| r.total_shallow_size).sum();
+        assert_eq!(shallow, snap.total_live_size);
+        for r in &snap.constructors {
+            assert!(r.instances.iter().all(|i| i.retained_size >= i.shallow_size));
+            assert_eq!(r.count as usize, r.instances.len());
+        }
+        let _ = snapshot_json(&snap);
+        let c = views::compare(&snap, &snap);
+        assert!(c.constructors.is_empty());
+        let _ = comparison_json(&c);
+    }
+});

@@ -1,0 +1,160 @@
+//! The AssemblyScript heap analyzer, compatible with WARPO's `as-heap-analyzer`
+//! (`spec/heap-analyzer.md`). Inputs: a version-2 memory dump and the wasm binary with
+//! WARPO-shaped DWARF; outputs: the constructor view (`analyze`) and the comparison view
+//! (`diff`) as JSON byte-identical to WARPO's CLI.
+//!
+//! One module per stage of D, in data-flow order:
+//!
+//! | module | stage | spec |
+//! | --- | --- | --- |
+//! | [`dump`] | dump file → header, global values, memory image | A.1 |
+//! | [`module`] | wasm → DWARF sections, globals | A.2 |
+//! | [`dwarf`] | DWARF sections → DIE table (gimli) | B.1, B.2 |
+//! | [`layout`] | DIEs → class layouts by rtId, global candidates | B.3, B.4 |
+//! | [`tlsf`] | memory → objects (TLSF walk), shallow sizes, pointer index | C, D.2, D.3 |
+//! | [`graph`] | objects + layouts → reference graph | D.4 |
+//! | [`roots`] | globals, shadow stack, pinned objects → roots | D.5 |
+//! | [`mark`] | graph + roots → live set | D.6 |
+//! | [`dominators`] | live graph + virtual root → idoms, retained sizes | D.7, D.8 |
+//! | [`views`] | sizes → constructor rows, comparison rows, sorts | D.9–D.11, F |
+//! | [`json`] | rows → JSON text | E |
+//!
+//! Entry points: [`Analyzer`] (wasm parsed once, then any number of dumps), [`analyze`],
+//! [`diff`], and [`parse_top`] for the CLI's `--top`.
+
+pub mod collate;
+pub mod dominators;
+pub mod dump;
+pub mod dwarf;
+mod error;
+pub mod graph;
+pub mod json;
+pub mod layout;
+pub mod mark;
+pub mod module;
+pub mod roots;
+pub mod tlsf;
+pub mod views;
+
+#[cfg(test)]
+mod tests;
+
+pub use dump::Dump;
+pub use error::HeapError;
+pub use json::{comparison_json, snapshot_json};
+pub use views::{Comparison, ComparisonSort, ConstructorSort, Snapshot};
+
+use alloc::vec::Vec;
+
+use dwarf::Dies;
+use layout::DebugInfo;
+use module::ModuleInfo;
+use tlsf::PtrIndex;
+use views::Instance;
+
+/// The wasm side of an analysis, read once (A.2, B, D.1).
+#[derive(Debug, Clone)]
+pub struct Analyzer<'w> {
+    /// What was read from the module.
+    pub module: ModuleInfo<'w>,
+    /// Layouts and global candidates.
+    pub info: DebugInfo,
+}
+
+impl<'w> Analyzer<'w> {
+    /// Reads the wasm binary and its DWARF (A.2, B.1–B.4).
+    ///
+    /// # Errors
+    /// `Failed to parse wasm binary`, `Missing .debug_abbrev section in wasm binary`,
+    /// `Missing .debug_info section in wasm binary` (in that order), then the DWARF errors of
+    /// [`Dies::read`].
+    pub fn new(wasm: &'w [u8]) -> Result<Analyzer<'w>, HeapError> {
+        let module = ModuleInfo::read(wasm)?;
+        let abbrev = module.debug_abbrev.ok_or(HeapError::MissingDebugAbbrev)?;
+        let info = module.debug_info.ok_or(HeapError::MissingDebugInfo)?;
+        let dies = Dies::read(abbrev, info, module.debug_str.unwrap_or(&[]))?;
+        let info = DebugInfo::resolve(&dies);
+        Ok(Analyzer { module, info })
+    }
+
+    /// Runs D.2–D.10 on one dump: the constructor view in the default order.
+    ///
+    /// # Errors
+    /// [`HeapError::BlockHeaderOutOfBounds`], [`HeapError::PayloadOutOfBounds`],
+    /// [`HeapError::ScanLimitExceeded`] for dumps that are not consistent heaps.
+    pub fn analyze(&self, dump: &Dump<'_>) -> Result<Snapshot, HeapError> {
+        let memory = dump.memory;
+        let objects = tlsf::walk(memory, dump.heap_base)?;
+        let index = PtrIndex::new(&objects);
+        let graph = graph::scan(memory, &objects, &index, &self.info)?;
+        let globals = roots::global_roots(&self.info, &self.module, &dump.globals);
+        let root_list = roots::roots(memory, dump.heap_base, dump.stack_pointer, &objects, &index, &globals);
+        let root_objects = mark::unique_roots(root_list.iter().map(|r| r.object), objects.len());
+        let live = mark::mark(&graph, &root_objects);
+        let tree = dominators::dominators(&graph, &root_objects);
+        drop(index);
+        let shallow: Vec<u64> = objects.iter().map(|o| o.shallow_size()).collect();
+        let retained = dominators::retained_sizes(&tree, &shallow);
+        drop(tree);
+        drop(graph);
+
+        let total_live_size =
+            objects.iter().zip(&live).filter(|(_, l)| **l).map(|(o, _)| o.shallow_size()).sum();
+        let live_objects = objects.iter().enumerate().filter(|(i, _)| live[*i]).map(|(i, o)| {
+            (o.rtid, Instance { address: o.payload, shallow_size: shallow[i], retained_size: retained[i] })
+        });
+        let constructors = views::constructor_rows(live_objects, |rtid| self.info.class_name(rtid));
+        let total_heap_size = memory.len() as i64 - tlsf::first_block(dump.heap_base) as i64;
+        Ok(Snapshot { total_heap_size, total_live_size, constructors })
+    }
+}
+
+/// `analyze DUMP --wasm WASM` in WARPO's order (G): dump header, then wasm and DWARF, then the
+/// analysis. The result is in the default order; apply `--sort`/`--top` with
+/// [`Snapshot::sort_and_truncate`].
+///
+/// # Errors
+/// The first [`HeapError`] in that order.
+pub fn analyze(dump_file: &[u8], wasm: &[u8]) -> Result<Snapshot, HeapError> {
+    let dump = Dump::parse(dump_file)?;
+    Analyzer::new(wasm)?.analyze(&dump)
+}
+
+/// `diff BEFORE AFTER --wasm WASM` in WARPO's order (G): the before dump is analysed
+/// completely (header, wasm, analysis) before the after dump is read.
+///
+/// # Errors
+/// The first [`HeapError`] in that order.
+pub fn diff(before_file: &[u8], after_file: &[u8], wasm: &[u8]) -> Result<Comparison, HeapError> {
+    let before_dump = Dump::parse(before_file)?;
+    let analyzer = Analyzer::new(wasm)?;
+    let before = analyzer.analyze(&before_dump)?;
+    let after = analyzer.analyze(&Dump::parse(after_file)?)?;
+    Ok(views::compare(&before, &after))
+}
+
+/// `--top` as WARPO parses it (G): JavaScript `parseInt(value, 10)` (leading white space, an
+/// optional sign, the longest run of decimal digits), which must be at least 1. Values beyond
+/// `usize` saturate (they keep every row anyway).
+///
+/// # Errors
+/// [`HeapError::InvalidTop`] (`--top must be a positive integer`).
+pub fn parse_top(value: &str) -> Result<usize, HeapError> {
+    let s = value.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    let (negative, s) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let digits = s.bytes().take_while(u8::is_ascii_digit);
+    let mut n: usize = 0;
+    let mut any = false;
+    for d in digits {
+        any = true;
+        n = n.saturating_mul(10).saturating_add(usize::from(d - b'0'));
+    }
+    if !any || negative || n < 1 {
+        return Err(HeapError::InvalidTop);
+    }
+    Ok(n)
+}

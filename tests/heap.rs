@@ -1,0 +1,609 @@
+//! The heap analyzer end to end through the library (`heap-analyzer.md` H.1 and D.4):
+//!
+//! * S1, S2, S3 with the exact JSON written by hand from the spec, on the byte-exact
+//!   `syn.wasm`/`syn_g.wasm` and on the same DWARF written by `gimli::write`;
+//! * reference scanning per kind (Array, StaticArray, Map/Set, Function, SmallTuple,
+//!   inherited fields, typed arrays) on heaps laid out like the AssemblyScript runtime;
+//! * bad input: every documented message, and a clear error (never a panic or a hang) for
+//!   dumps that lie.
+
+#[path = "common/heap.rs"]
+mod fixtures;
+
+use fixtures::*;
+use qip_memory::heap::dump::write_dump;
+use qip_memory::heap::{
+    Analyzer, ComparisonSort, ConstructorSort, Dump, HeapError, Snapshot, analyze, comparison_json, diff,
+    snapshot_json,
+};
+
+#[test]
+fn syn_wasm_is_the_235_bytes_of_h1() {
+    assert_eq!(syn_wasm(false).len(), 235);
+    // syn_g adds the 8-byte global section.
+    assert_eq!(syn_wasm(true).len(), 243);
+}
+
+#[test]
+fn s1_constructor_view() {
+    let snap = analyze(&s1_dump(), &syn_wasm(false)).unwrap();
+    assert_eq!(snapshot_json(&snap), S1_JSON);
+    // The same DWARF written by gimli (other abbreviation codes and offsets).
+    let snap = analyze(&s1_dump(), &wasm_with_dwarf(&syn_spec(), &[])).unwrap();
+    assert_eq!(snapshot_json(&snap), S1_JSON);
+}
+
+#[test]
+fn s2_global_root() {
+    let snap = analyze(&s2_dump(), &syn_wasm(true)).unwrap();
+    assert_eq!(snapshot_json(&snap), S2_JSON);
+    let snap = analyze(&s2_dump(), &wasm_with_dwarf(&syn_spec(), &[(true, 0)])).unwrap();
+    assert_eq!(snapshot_json(&snap), S2_JSON);
+    // Without the global section the value has no global to go to: S1's result.
+    let snap = analyze(&s2_dump(), &syn_wasm(false)).unwrap();
+    assert_eq!(snapshot_json(&snap), S1_JSON);
+}
+
+#[test]
+fn s3_comparison_view() {
+    let c = diff(&s1_dump(), &s2_dump(), &syn_wasm(true)).unwrap();
+    assert_eq!(comparison_json(&c), S3_JSON);
+}
+
+#[test]
+fn immutable_global_takes_its_init_literal() {
+    // An immutable i32 global initialised to 2720 roots D without any dump value (B.4).
+    let wasm = wasm_with_dwarf(&syn_spec(), &[(false, 2720)]);
+    let snap = analyze(&s1_dump(), &wasm).unwrap();
+    assert_eq!(snapshot_json(&snap), S2_JSON);
+}
+
+#[test]
+fn sort_and_top_of_analyze() {
+    // Shallow sort keeps TreeNode (64) before ArrayBuffer (32); count sort too (2 > 1);
+    // --top 1 keeps one row with all its instances.
+    let mut s = analyze(&s1_dump(), &syn_wasm(false)).unwrap();
+    s.sort_and_truncate(ConstructorSort::Count, Some(1));
+    assert_eq!(s.constructors.len(), 1);
+    assert_eq!(s.constructors[0].class_name, "x/TreeNode");
+    assert_eq!(s.constructors[0].instances.len(), 2);
+    assert_eq!(
+        ConstructorSort::parse("bogus").unwrap_err().to_string(),
+        "Invalid constructor sort field: bogus. Must be retained, shallow, or count."
+    );
+    assert_eq!(
+        ComparisonSort::parse("size").unwrap_err().to_string(),
+        "Invalid comparison sort field: size. Must be delta, alloc, freed, or count."
+    );
+}
+
+/// Classes for the scanning tests: rtIds 1 ArrayBuffer, 2 String, 3 ArrayBufferView,
+/// 5 x/Item, 6 Array<x/Item>, 7 StaticArray<x/Item>, 8 Map<i32,x/Item> (+ MapEntry rtId 0),
+/// 9 Function<…> (_env), 10 SmallTuple, 11 x/Base{a}, 12 x/Derived : x/Base {b},
+/// 13 Uint8Array : ArrayBufferView, 14 Array<i32>, 15 Set<x/Item> (+ SetEntry rtId 0).
+fn kinds_wasm() -> Vec<u8> {
+    let spec = DwarfSpec {
+        base_types: &["i32", "usize", "u32"],
+        classes: &[
+            ClassSpec {
+                name: "~lib/arraybuffer/ArrayBuffer",
+                rtid: Some(1),
+                base: None,
+                fields: &[],
+                templates: &[],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "~lib/string/String",
+                rtid: Some(2),
+                base: None,
+                fields: &[],
+                templates: &[],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "~lib/arraybuffer/ArrayBufferView",
+                rtid: Some(3),
+                base: None,
+                fields: &[
+                    ("buffer", "~lib/arraybuffer/ArrayBuffer", 0),
+                    ("dataStart", "usize", 4),
+                    ("byteLength", "i32", 8),
+                ],
+                templates: &[],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "x/Item",
+                rtid: Some(5),
+                base: None,
+                fields: &[("name", "~lib/string/String", 0), ("weight", "i32", 4)],
+                templates: &[],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "~lib/array/Array<x/Item>",
+                rtid: Some(6),
+                base: None,
+                fields: &[
+                    ("buffer", "~lib/arraybuffer/ArrayBuffer", 0),
+                    ("dataStart", "usize", 4),
+                    ("byteLength", "i32", 8),
+                    ("length_", "i32", 12),
+                ],
+                templates: &["x/Item"],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "~lib/staticarray/StaticArray<x/Item>",
+                rtid: Some(7),
+                base: None,
+                fields: &[],
+                templates: &["x/Item"],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "~lib/map/Map<i32,x/Item>",
+                rtid: Some(8),
+                base: None,
+                fields: &[
+                    ("buckets", "~lib/arraybuffer/ArrayBuffer", 0),
+                    ("bucketsMask", "u32", 4),
+                    ("entries", "~lib/arraybuffer/ArrayBuffer", 8),
+                    ("entriesCapacity", "i32", 12),
+                    ("entriesOffset", "i32", 16),
+                    ("entriesCount", "i32", 20),
+                ],
+                templates: &["i32", "x/Item"],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "~lib/map/MapEntry<i32,x/Item>",
+                rtid: Some(0),
+                base: None,
+                fields: &[("key", "i32", 0), ("value", "x/Item", 4), ("taggedNext", "usize", 8)],
+                templates: &[],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "~lib/function/Function<()=>void>",
+                rtid: Some(9),
+                base: None,
+                fields: &[("_index", "u32", 0), ("_env", "usize", 4)],
+                templates: &[],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "~lib/tuple/SmallTuple",
+                rtid: Some(10),
+                base: None,
+                fields: &[],
+                templates: &[],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "x/Base",
+                rtid: Some(11),
+                base: None,
+                fields: &[("a", "x/Item", 0)],
+                templates: &[],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "x/Derived",
+                rtid: Some(12),
+                base: Some("x/Base"),
+                fields: &[("b", "x/Item", 4)],
+                templates: &[],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "~lib/typedarray/Uint8Array",
+                rtid: Some(13),
+                base: Some("~lib/arraybuffer/ArrayBufferView"),
+                fields: &[],
+                templates: &[],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "~lib/array/Array<i32>",
+                rtid: Some(14),
+                base: None,
+                fields: &[
+                    ("buffer", "~lib/arraybuffer/ArrayBuffer", 0),
+                    ("dataStart", "usize", 4),
+                    ("byteLength", "i32", 8),
+                    ("length_", "i32", 12),
+                ],
+                templates: &["i32"],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "~lib/set/Set<x/Item>",
+                rtid: Some(15),
+                base: None,
+                fields: &[
+                    ("buckets", "~lib/arraybuffer/ArrayBuffer", 0),
+                    ("entries", "~lib/arraybuffer/ArrayBuffer", 8),
+                ],
+                templates: &["x/Item"],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "~lib/set/SetEntry<x/Item>",
+                rtid: Some(0),
+                base: None,
+                fields: &[("key", "x/Item", 0), ("taggedNext", "usize", 4)],
+                templates: &[],
+                byte_size: None,
+            },
+        ],
+        globals: &[],
+    };
+    wasm_with_dwarf(&spec, &[])
+}
+
+/// Analyzes a heap whose only root is a stack word holding `root`.
+fn analyze_rooted(h: HeapBuilder, root: u32) -> Snapshot {
+    let mut h = h;
+    h.set(1020, root);
+    let mem = h.finish();
+    let dump = write_dump(1000, 1024, 1020, &[], &mem);
+    analyze(&dump, &kinds_wasm()).unwrap()
+}
+
+/// (className, count, totalShallow, totalRetained) of every row.
+fn rows(s: &Snapshot) -> Vec<(String, u64, u64, u64)> {
+    s.constructors
+        .iter()
+        .map(|r| (r.class_name.clone(), r.count, r.total_shallow_size, r.total_retained_size))
+        .collect()
+}
+
+fn row(name: &str, count: u64, shallow: u64, retained: u64) -> (String, u64, u64, u64) {
+    (name.to_string(), count, shallow, retained)
+}
+
+#[test]
+fn array_of_references_reaches_buffer_and_elements() {
+    let mut h = HeapBuilder::new(65536, 1024);
+    let arr = h.alloc(6, 16, 0); // Array<x/Item>: shallow (16 + 35) & ~15 = 48
+    let buf = h.alloc(1, 12, 0); // ArrayBuffer of 3 slots: 32
+    let items: Vec<u32> = (0..3).map(|_| h.alloc(5, 8, 0)).collect(); // 32 each
+    let dead = h.alloc(5, 8, 0); // a fourth Item past length_
+    h.set(arr, buf);
+    h.set(arr + 4, buf);
+    h.set(arr + 8, 12);
+    h.set(arr + 12, 2); // length 2: only two elements are scanned
+    h.set(buf, items[0]);
+    h.set(buf + 4, items[1]);
+    h.set(buf + 8, items[2]);
+    let _ = dead;
+    let s = analyze_rooted(h, arr);
+    // Live: array 48 + buffer 32 + items[0..2] 64 = 144; the array dominates all.
+    assert_eq!(s.total_live_size, 144);
+    assert_eq!(
+        rows(&s),
+        [
+            row("~lib/array/Array<x/Item>", 1, 48, 144),
+            row("x/Item", 2, 64, 64),
+            row("~lib/arraybuffer/ArrayBuffer", 1, 32, 32),
+        ]
+    );
+}
+
+#[test]
+fn array_of_primitives_scans_only_its_buffer() {
+    let mut h = HeapBuilder::new(65536, 1024);
+    let arr = h.alloc(14, 16, 0);
+    let buf = h.alloc(1, 4, 0);
+    let item = h.alloc(5, 8, 0);
+    h.set(arr, buf);
+    h.set(arr + 4, buf);
+    h.set(arr + 12, 1);
+    h.set(buf, item); // looks like a pointer but Array<i32> elements are not references
+    let s = analyze_rooted(h, arr);
+    assert_eq!(
+        rows(&s),
+        [row("~lib/array/Array<i32>", 1, 48, 80), row("~lib/arraybuffer/ArrayBuffer", 1, 32, 32)]
+    );
+}
+
+#[test]
+fn static_array_map_set_function_tuple() {
+    let mut h = HeapBuilder::new(65536, 1024);
+    // StaticArray<x/Item> of 2 slots → 2 items.
+    let sa = h.alloc(7, 8, 0);
+    let i1 = h.alloc(5, 8, 0);
+    let i2 = h.alloc(5, 8, 0);
+    h.set(sa, i1);
+    h.set(sa + 4, i2);
+    // Map<i32,x/Item>: entries buffer with 3 slots of stride 12, slot 1 deleted.
+    let map = h.alloc(8, 24, 0);
+    let buckets = h.alloc(1, 16, 0);
+    let entries = h.alloc(1, 36, 0);
+    let m0 = h.alloc(5, 8, 0);
+    let m1 = h.alloc(5, 8, 0);
+    let m2 = h.alloc(5, 8, 0);
+    h.set(map, buckets);
+    h.set(map + 8, entries);
+    h.set(map + 16, 3);
+    for (slot, (item, tagged)) in [(m0, 0), (m1, 1), (m2, 0)].into_iter().enumerate() {
+        let base = entries + 12 * slot as u32;
+        h.set(base, 7);
+        h.set(base + 4, item);
+        h.set(base + 8, tagged);
+    }
+    // Set<x/Item>: stride 8, one entry.
+    let set = h.alloc(15, 24, 0);
+    let sentries = h.alloc(1, 8, 0);
+    let s0 = h.alloc(5, 8, 0);
+    h.set(set + 8, sentries);
+    h.set(set + 16, 1);
+    h.set(sentries, s0);
+    // Function: _env @4 points at an Item.
+    let func = h.alloc(9, 8, 0);
+    let env = h.alloc(5, 8, 0);
+    h.set(func + 4, env);
+    // SmallTuple: slots 0 and 1, bitmap bit 1 only → slot 1 is a reference.
+    let tup = h.alloc(10, 16, 0);
+    let t0 = h.alloc(5, 8, 0);
+    let t1 = h.alloc(5, 8, 0);
+    h.set(tup, t0);
+    h.set(tup + 4, t1);
+    h.set(tup + 8, 0b10);
+    // A StaticArray<x/Item> of 6 slots holds all the containers, so they are live.
+    let holder = h.alloc(7, 20, 0);
+    for (i, p) in [sa, map, set, func, tup].into_iter().enumerate() {
+        h.set(holder + 4 * i as u32, p);
+    }
+    let s = analyze_rooted(h, holder);
+    let r = rows(&s);
+    let get = |n: &str| r.iter().find(|x| x.0 == n).cloned().unwrap_or_else(|| row(n, 0, 0, 0));
+    // Items reached: i1, i2, m0, m2, s0, env, t1 = 7 (m1 deleted, t0 not flagged).
+    assert_eq!(get("x/Item"), row("x/Item", 7, 224, 224));
+    // StaticArrays: sa (8 → 32, retains 96) and holder (20 → 48, retains everything).
+    // Map 24 → 48 + buckets (16 → 48) + entries (36 → 64) + 2 items 64 = 224.
+    // Set 48 + entries 32 + item 32 = 112; Function 32 + env 32 = 64; tuple (16 → 48) + t1
+    // 32 = 80.
+    assert_eq!(get("~lib/map/Map<i32,x/Item>"), row("~lib/map/Map<i32,x/Item>", 1, 48, 224));
+    assert_eq!(get("~lib/set/Set<x/Item>"), row("~lib/set/Set<x/Item>", 1, 48, 112));
+    assert_eq!(get("~lib/function/Function<()=>void>"), row("~lib/function/Function<()=>void>", 1, 32, 64));
+    assert_eq!(get("~lib/tuple/SmallTuple"), row("~lib/tuple/SmallTuple", 1, 48, 80));
+    let total = 48 + 96 + 224 + 112 + 64 + 80;
+    assert_eq!(
+        get("~lib/staticarray/StaticArray<x/Item>"),
+        row("~lib/staticarray/StaticArray<x/Item>", 2, 80, total + 96)
+    );
+    assert_eq!(s.total_live_size, total);
+}
+
+#[test]
+fn inherited_fields_and_typed_arrays() {
+    let mut h = HeapBuilder::new(65536, 1024);
+    let d = h.alloc(12, 8, 0); // Derived: a @0 (from Base), b @4
+    let a = h.alloc(5, 8, 0);
+    let b = h.alloc(5, 8, 0);
+    let u8a = h.alloc(13, 12, 0); // Uint8Array: buffer @0 inherited from ArrayBufferView
+    let buf = h.alloc(1, 64, 0);
+    h.set(d, a);
+    h.set(d + 4, b);
+    h.set(a, u8a); // Item.name is declared String; any object pointer is followed
+    h.set(u8a, buf);
+    let s = analyze_rooted(h, d);
+    // Derived 32 + a 32 + b 32 + Uint8Array 32 + buffer (64 → 96) = 224.
+    assert_eq!(s.total_live_size, 224);
+    assert_eq!(rows(&s)[0], row("x/Derived", 1, 32, 224));
+    let r = rows(&s);
+    assert!(r.contains(&row("~lib/typedarray/Uint8Array", 1, 32, 128)));
+}
+
+#[test]
+fn unknown_rtid_is_class_hash() {
+    let mut h = HeapBuilder::new(65536, 1024);
+    let x = h.alloc(77, 4, 0);
+    let s = analyze_rooted(h, x);
+    assert_eq!(rows(&s), [row("Class#77", 1, 32, 32)]);
+}
+
+#[test]
+fn tie_break_uses_locale_order() {
+    // Two classes with one 32-byte instance each: `~lib/…` sorts before `x/…` (ICU), although
+    // '~' > 'x' in bytes.
+    let mut h = HeapBuilder::new(65536, 1024);
+    let item = h.alloc(5, 8, 0);
+    let st = h.alloc(2, 4, 0);
+    h.set(1016, st);
+    h.set(1020, item);
+    let d = write_dump(1000, 1024, 1016, &[], &h.finish());
+    let s = analyze(&d, &kinds_wasm()).unwrap();
+    let names: Vec<String> = rows(&s).into_iter().map(|r| r.0).collect();
+    assert_eq!(names, ["~lib/string/String", "x/Item"]);
+}
+
+// ---- bad input -------------------------------------------------------------------------
+
+fn err(dump: &[u8], wasm: &[u8]) -> String {
+    analyze(dump, wasm).unwrap_err().to_string()
+}
+
+#[test]
+fn dump_errors_come_before_wasm_errors() {
+    assert_eq!(err(&[0; 10], b"junk"), "Dump file too small: expected at least 24 bytes, got 10");
+    let mut d = s1_dump();
+    d[0] = 0;
+    assert_eq!(err(&d, &syn_wasm(false)), "Invalid dump magic: expected 0x44485341, got 0x44485300");
+    let mut d = s1_dump();
+    d[4] = 1;
+    assert_eq!(err(&d, &syn_wasm(false)), "Unsupported dump version: expected 2, got 1");
+    let mut d = s1_dump()[..30].to_vec();
+    d[20] = 2;
+    assert_eq!(
+        err(&d, &syn_wasm(false)),
+        "Dump file too small for 2 mutable i32 global values: expected at least 32 bytes, got 30"
+    );
+}
+
+#[test]
+fn wasm_errors() {
+    let d = s1_dump();
+    assert_eq!(err(&d, b"not wasm"), "Failed to parse wasm binary");
+    assert_eq!(err(&d, WASM_HEADER), "Missing .debug_abbrev section in wasm binary");
+    let mut w = WASM_HEADER.to_vec();
+    w.extend(custom_section("debug_abbrev", SYN_ABBREV));
+    assert_eq!(err(&d, &w), "Missing .debug_info section in wasm binary");
+    // Sections with a leading dot are not WARPO's.
+    let mut w = WASM_HEADER.to_vec();
+    w.extend(custom_section(".debug_abbrev", SYN_ABBREV));
+    w.extend(custom_section(".debug_info", &syn_debug_info(56)));
+    assert_eq!(err(&d, &w), "Missing .debug_abbrev section in wasm binary");
+    // A truncated module.
+    let w = syn_wasm(false);
+    assert_eq!(err(&d, &w[..100]), "Failed to parse wasm binary");
+}
+
+#[test]
+fn dwarf_errors() {
+    let d = s1_dump();
+    // Abbreviation code 3 is not defined: the DIE at offset 16 (the base type) uses it.
+    let mut info = syn_debug_info(56);
+    info[16] = 3;
+    assert_eq!(err(&d, &syn_wasm_with(false, &info)), "Unknown abbreviation code 3 at offset 16");
+    // strp pointing into the middle of "warpo".
+    let mut info = syn_debug_info(56);
+    info[12] = 2;
+    assert_eq!(err(&d, &syn_wasm_with(false, &info)), "String not found at offset 2 in .debug_str");
+    // No debug_str at all: strp 0 fails.
+    let mut w = WASM_HEADER.to_vec();
+    w.extend(custom_section("debug_abbrev", SYN_ABBREV));
+    w.extend(custom_section("debug_info", &syn_debug_info(56)));
+    assert_eq!(err(&d, &w), "String not found at offset 0 in .debug_str");
+    // An unknown form (0x7f) in the abbreviation of code 5.
+    let mut abbrev = SYN_ABBREV.to_vec();
+    abbrev[31] = 0x7f;
+    assert_eq!(abbrev[27..32], [0x05, 0x24, 0x00, 0x03, 0x7f]);
+    let mut w = WASM_HEADER.to_vec();
+    w.extend(custom_section("debug_abbrev", &abbrev));
+    w.extend(custom_section("debug_str", b"warpo\0"));
+    w.extend(custom_section("debug_info", &syn_debug_info(56)));
+    assert_eq!(err(&d, &w), "Unsupported DW_FORM: 0x7f");
+    // A unit longer than the section: one clear line from gimli.
+    let mut info = syn_debug_info(56);
+    info.truncate(100);
+    let e = err(&d, &syn_wasm_with(false, &info));
+    assert!(e.starts_with("Invalid DWARF in debug_info: "), "{e}");
+    assert!(!e.contains('\n'));
+}
+
+#[test]
+fn dangling_type_reference_drops_the_field() {
+    // `left` typed 0xDEADBEEF (WARPO's dangling marker): the field is dropped, so B is only
+    // reachable... not at all: A retains only itself.
+    let w = syn_wasm_with(false, &syn_debug_info(0xDEAD_BEEF));
+    let s = analyze(&s1_dump(), &w).unwrap();
+    // Equal sizes and counts: the className tie-break puts `~lib/…` first.
+    assert_eq!(rows(&s), [row("~lib/arraybuffer/ArrayBuffer", 1, 32, 32), row("x/TreeNode", 1, 32, 32)]);
+    assert_eq!(s.total_live_size, 64);
+}
+
+#[test]
+fn lying_dumps_end_with_a_clear_error_or_a_result() {
+    let wasm = syn_wasm(false);
+    // Heap base beyond memory: no blocks, negative heap size (WARPO does the same).
+    let d = write_dump(0, 1 << 20, 0, &[], &[0; 4096]);
+    let s = analyze(&d, &wasm).unwrap();
+    assert_eq!(s.total_heap_size, 4096 - ((1 << 20) + 1580));
+    assert!(s.constructors.is_empty());
+    // Heap base near u32::MAX: no overflow.
+    let d = write_dump(0, u32::MAX, 0, &[], &[0; 64]);
+    assert!(analyze(&d, &wasm).unwrap().constructors.is_empty());
+    // A used block whose header crosses the end of memory.
+    let mut mem = syn_memory();
+    mem.truncate(2604 + 10);
+    let d = write_dump(1000, 1024, 1016, &[], &mem);
+    assert_eq!(
+        err(&d, &wasm),
+        "Heap block at address 2604 has an object header past the end of memory (2614 bytes)"
+    );
+    // Block sizes past the end: the walk stops at the end of memory.
+    let mut h = HeapBuilder::new(4096, 1024);
+    let a = h.alloc(4, 12, 3);
+    h.set(a - 20, 0xffff_fff0);
+    let d = write_dump(0, 1024, 1024, &[], &h.memory);
+    assert_eq!(analyze(&d, &wasm).unwrap().total_live_size, 0xffff_fff0 + 4);
+    // Zero-size block before the tail: the walk stops there (A is after it and unseen).
+    let mut mem = syn_memory();
+    mem[2604..2608].copy_from_slice(&0u32.to_le_bytes());
+    let d = write_dump(1000, 1024, 1016, &[], &mem);
+    assert!(analyze(&d, &wasm).unwrap().constructors.is_empty());
+    // An all-0xff memory: every block is free-flagged with a huge size; the walk ends.
+    let d = write_dump(0, 0, 0, &[], &[0xff; 8192]);
+    assert!(analyze(&d, &wasm).unwrap().constructors.is_empty());
+}
+
+#[test]
+fn array_lengths_that_lie_are_bounded() {
+    // Many Array<x/Item> objects each claiming 2^32 − 1 elements over the whole memory: a
+    // clear error instead of hours of scanning.
+    let mut h = HeapBuilder::new(1 << 20, 1024);
+    let mut arrays = Vec::new();
+    while h.cursor < (1 << 19) {
+        let a = h.alloc(6, 16, 0);
+        arrays.push(a);
+    }
+    for &a in &arrays {
+        h.set(a + 4, 0);
+        h.set(a + 12, u32::MAX);
+    }
+    let mem = h.finish();
+    let d = write_dump(0, 1024, 1024, &[], &mem);
+    let e = analyze(&d, &kinds_wasm()).unwrap_err();
+    assert!(matches!(e, HeapError::ScanLimitExceeded { .. }), "{e}");
+    // Array header words past the end of memory.
+    let mut h = HeapBuilder::new(4096, 1024);
+    let a = h.alloc(6, 16, 0);
+    let mut mem = h.memory;
+    mem.truncate(a as usize + 8);
+    let d = write_dump(0, 1024, 1024, &[], &mem);
+    assert_eq!(
+        analyze(&d, &kinds_wasm()).unwrap_err().to_string(),
+        format!("Object at address {a} has a header word at address {} past the end of memory", a + 12)
+    );
+}
+
+#[test]
+fn cyclic_inheritance_does_not_hang() {
+    let spec = DwarfSpec {
+        base_types: &["i32"],
+        classes: &[
+            ClassSpec {
+                name: "x/A",
+                rtid: Some(4),
+                base: Some("x/B"),
+                fields: &[("a", "x/A", 0)],
+                templates: &[],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "x/B",
+                rtid: Some(5),
+                base: Some("x/A"),
+                fields: &[("b", "x/A", 4)],
+                templates: &[],
+                byte_size: None,
+            },
+        ],
+        globals: &[],
+    };
+    let a = Analyzer::new(&wasm_with_dwarf(&spec, &[])).map(|a| a.info.layouts.len());
+    assert_eq!(a, Ok(2));
+}
+
+#[test]
+fn dump_reader_borrows_memory() {
+    let d = s2_dump();
+    let dump = Dump::parse(&d).unwrap();
+    assert_eq!((dump.data_end, dump.heap_base, dump.stack_pointer), (1000, 1024, 1016));
+    assert_eq!(dump.globals, [2720]);
+    assert_eq!(dump.memory.len(), 65536);
+}

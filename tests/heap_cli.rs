@@ -1,0 +1,167 @@
+//! `qip-memory heap analyze|diff` (`heap-analyzer.md` G) on the synthetic cases of H.1: the
+//! JSON plus a newline on stdout with nothing on stderr, WARPO's defaults, `--sort`/`--top`,
+//! the processing order of errors, WARPO's messages alone on stderr, exit status 1.
+
+#[path = "common/heap.rs"]
+mod fixtures;
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use fixtures::*;
+
+/// A directory of this test's input files (removed and rewritten per test name).
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("qip-memory-heap-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    std::fs::write(d.join("s1.dump"), s1_dump()).unwrap();
+    std::fs::write(d.join("s2.dump"), s2_dump()).unwrap();
+    std::fs::write(d.join("syn.wasm"), syn_wasm(false)).unwrap();
+    std::fs::write(d.join("syn_g.wasm"), syn_wasm(true)).unwrap();
+    d
+}
+
+fn run(d: &PathBuf, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_qip-memory"))
+        .current_dir(d)
+        .arg("heap")
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn ok(d: &PathBuf, args: &[&str]) -> String {
+    let o = run(d, args);
+    assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.stderr.is_empty());
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// Runs a failing command and returns stderr without its final newline; exit status 1 and no
+/// stdout.
+fn fail(d: &PathBuf, args: &[&str]) -> String {
+    let o = run(d, args);
+    assert_eq!(o.status.code(), Some(1), "{args:?}");
+    assert!(o.stdout.is_empty(), "{args:?}");
+    String::from_utf8(o.stderr).unwrap().trim_end_matches('\n').to_string()
+}
+
+#[test]
+fn s1_s2_s3() {
+    let d = dir("s");
+    assert_eq!(ok(&d, &["analyze", "s1.dump", "--wasm", "syn.wasm"]), format!("{S1_JSON}\n"));
+    assert_eq!(ok(&d, &["analyze", "s2.dump", "--wasm", "syn_g.wasm"]), format!("{S2_JSON}\n"));
+    assert_eq!(ok(&d, &["diff", "s1.dump", "s2.dump", "--wasm", "syn_g.wasm"]), format!("{S3_JSON}\n"));
+    // Options in another position; explicit defaults.
+    assert_eq!(
+        ok(&d, &["analyze", "--wasm", "syn.wasm", "--sort", "retained", "s1.dump"]),
+        format!("{S1_JSON}\n")
+    );
+    assert_eq!(
+        ok(&d, &["diff", "--sort=delta", "s1.dump", "s2.dump", "--wasm=syn_g.wasm"]),
+        format!("{S3_JSON}\n")
+    );
+}
+
+#[test]
+fn top_keeps_rows_not_instances() {
+    let d = dir("top");
+    let out = ok(&d, &["analyze", "s1.dump", "--wasm", "syn.wasm", "--top", "1"]);
+    // S1 without its second row: the first row is cut after its closing brace.
+    let first_row_end = S1_JSON.find("\n    },\n    {").unwrap();
+    assert_eq!(out, format!("{}\n    }}\n  ]\n}}\n", &S1_JSON[..first_row_end]));
+    // parseInt: "1x" is 1; "5" keeps both rows.
+    assert_eq!(ok(&d, &["analyze", "s1.dump", "--wasm", "syn.wasm", "--top", "1x"]), out);
+    assert_eq!(ok(&d, &["analyze", "s1.dump", "--wasm", "syn.wasm", "--top", "5"]), format!("{S1_JSON}\n"));
+    // Count and shallow sorts keep TreeNode first here (2 > 1 and 64 > 32).
+    for s in ["count", "shallow"] {
+        assert_eq!(
+            ok(&d, &["analyze", "s1.dump", "--wasm", "syn.wasm", "--sort", s]),
+            format!("{S1_JSON}\n")
+        );
+    }
+    for s in ["alloc", "freed", "count"] {
+        assert_eq!(
+            ok(&d, &["diff", "s1.dump", "s2.dump", "--wasm", "syn_g.wasm", "--sort", s]),
+            format!("{S3_JSON}\n")
+        );
+    }
+}
+
+#[test]
+fn option_errors() {
+    let d = dir("opts");
+    for t in ["0", "-1", "x", "0x10", ""] {
+        assert_eq!(
+            fail(&d, &["analyze", "s1.dump", "--wasm", "syn.wasm", "--top", t]),
+            "--top must be a positive integer",
+            "--top {t:?}"
+        );
+    }
+    assert_eq!(
+        fail(&d, &["analyze", "s1.dump", "--wasm", "syn.wasm", "--sort", "bogus"]),
+        "Invalid constructor sort field: bogus. Must be retained, shallow, or count."
+    );
+    assert_eq!(
+        fail(&d, &["diff", "s1.dump", "s2.dump", "--wasm", "syn_g.wasm", "--sort", "retained"]),
+        "Invalid comparison sort field: retained. Must be delta, alloc, freed, or count."
+    );
+    // --sort is checked before --top.
+    assert_eq!(
+        fail(&d, &["analyze", "s1.dump", "--wasm", "syn.wasm", "--sort", "bogus", "--top", "0"]),
+        "Invalid constructor sort field: bogus. Must be retained, shallow, or count."
+    );
+    // Usage errors (clap's wording, WARPO's exit status 1).
+    assert!(fail(&d, &["analyze", "s1.dump"]).contains("--wasm"));
+    assert!(fail(&d, &["diff", "s1.dump", "--wasm", "syn.wasm"]).contains("AFTER"));
+    assert!(fail(&d, &["analyze", "s1.dump", "--wasm", "syn.wasm", "--x"]).contains("--x"));
+    assert!(!fail(&d, &[]).is_empty());
+}
+
+#[test]
+fn input_errors_in_warpo_order() {
+    let d = dir("inputs");
+    std::fs::write(d.join("short.dump"), [0u8; 10]).unwrap();
+    let mut f = s1_dump();
+    f[0] = 0;
+    std::fs::write(d.join("magic.dump"), f).unwrap();
+    let mut f = s1_dump();
+    f[4] = 99;
+    std::fs::write(d.join("version.dump"), f).unwrap();
+    let mut f = s1_dump()[..28].to_vec();
+    f[20] = 2;
+    std::fs::write(d.join("globals.dump"), f).unwrap();
+    std::fs::write(d.join("bare.wasm"), WASM_HEADER).unwrap();
+    std::fs::write(d.join("bad.wasm"), b"nope").unwrap();
+
+    let a = |dump: &str, wasm: &str| fail(&d, &["analyze", dump, "--wasm", wasm]);
+    assert_eq!(a("short.dump", "syn.wasm"), "Dump file too small: expected at least 24 bytes, got 10");
+    assert_eq!(a("magic.dump", "syn.wasm"), "Invalid dump magic: expected 0x44485341, got 0x44485300");
+    assert_eq!(a("version.dump", "syn.wasm"), "Unsupported dump version: expected 2, got 99");
+    assert_eq!(
+        a("globals.dump", "syn.wasm"),
+        "Dump file too small for 2 mutable i32 global values: expected at least 32 bytes, got 28"
+    );
+    assert_eq!(a("s1.dump", "bare.wasm"), "Missing .debug_abbrev section in wasm binary");
+    assert_eq!(a("s1.dump", "bad.wasm"), "Failed to parse wasm binary");
+    // The dump is parsed before the wasm; input errors win over a bad --sort.
+    assert_eq!(a("short.dump", "bad.wasm"), "Dump file too small: expected at least 24 bytes, got 10");
+    assert_eq!(
+        fail(&d, &["analyze", "s1.dump", "--wasm", "bare.wasm", "--sort", "bogus"]),
+        "Missing .debug_abbrev section in wasm binary"
+    );
+    // Unreadable files (the OS text varies; the prefix is WARPO's).
+    assert!(a("missing.dump", "syn.wasm").starts_with("Error reading dump file: "));
+    assert!(a("s1.dump", "missing.wasm").starts_with("Error reading wasm file: "));
+    let df = |b: &str, c: &str, w: &str| fail(&d, &["diff", b, c, "--wasm", w]);
+    assert!(df("missing.dump", "s2.dump", "syn.wasm").starts_with("Error reading baseline dump file: "));
+    assert!(df("s1.dump", "missing.dump", "syn.wasm").starts_with("Error reading current dump file: "));
+    // diff: before dump, then wasm, then after dump.
+    assert_eq!(df("s1.dump", "short.dump", "bare.wasm"), "Missing .debug_abbrev section in wasm binary");
+    assert_eq!(
+        df("magic.dump", "short.dump", "bare.wasm"),
+        "Invalid dump magic: expected 0x44485341, got 0x44485300"
+    );
+    assert_eq!(df("s1.dump", "version.dump", "syn.wasm"), "Unsupported dump version: expected 2, got 99");
+}

@@ -1,0 +1,356 @@
+//! The built component `application/wasm/assemblyscript-heap-analyzer-json.wasm` under
+//! wasmtime:
+//!
+//! * its shape (no imports, one fixed memory, no `memory.grow`, static getters, its content
+//!   types in data);
+//! * output byte-identical to `qip-memory heap analyze|diff` (without the CLI's newline) on
+//!   the synthetic cases of `heap-analyzer.md` H.1, for every sort code and `top`;
+//! * the uniforms `sort` and `top` reset after every render;
+//! * rejections with the offset and mode of `qip_memory::tools::heap`'s table, offsets
+//!   derived here from the request bytes.
+//!
+//! `make test` builds the artifact first; a missing one is built here with `make`.
+
+#[path = "common/heap.rs"]
+mod fixtures;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Mutex, OnceLock};
+
+use fixtures::*;
+use wasmparser::{Operator, Parser, Payload};
+use wasmtime::{Engine, Instance, Memory, Module, Store, TypedFunc};
+
+const COMPONENT: &str = "application/wasm/assemblyscript-heap-analyzer-json.wasm";
+const UUID: &str = "00000000-0000-0000-0000-000000000000";
+
+fn artifact() -> Vec<u8> {
+    static MAKE: Mutex<()> = Mutex::new(());
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = root.join(COMPONENT);
+    let _guard = MAKE.lock().unwrap_or_else(|e| e.into_inner());
+    if !path.exists() {
+        let status = Command::new("make").arg(COMPONENT).current_dir(root).status().expect("make runs");
+        assert!(status.success(), "make {COMPONENT} failed");
+    }
+    std::fs::read(path).unwrap()
+}
+
+/// A multipart body as `qip run -F name=@file` writes it (written out here, not with the
+/// library's builder).
+fn body(fields: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (name, bytes) in fields {
+        out.extend_from_slice(
+            format!(
+                "--uuid-{UUID}\r\nContent-Disposition: form-data; name=\"{name}\"; filename=\"{name}.bin\"\r\n\
+                 Content-Type: application/octet-stream\r\n\r\n"
+            )
+            .as_bytes(),
+        );
+        out.extend_from_slice(bytes);
+        out.extend_from_slice(b"\r\n");
+    }
+    out.extend_from_slice(format!("--uuid-{UUID}--\r\n").as_bytes());
+    out
+}
+
+/// Offset of the body of the `index`-th field (0-based) of a [`body`].
+fn field_offset(fields: &[(&str, &[u8])], index: usize) -> usize {
+    let mut at = 0;
+    for (i, (name, bytes)) in fields.iter().enumerate() {
+        let head = format!(
+            "--uuid-{UUID}\r\nContent-Disposition: form-data; name=\"{name}\"; filename=\"{name}.bin\"\r\n\
+             Content-Type: application/octet-stream\r\n\r\n"
+        );
+        if i == index {
+            return at + head.len();
+        }
+        at += head.len() + bytes.len() + 2;
+    }
+    panic!("no field {index}")
+}
+
+fn compiled() -> &'static (Engine, Module) {
+    static C: OnceLock<(Engine, Module)> = OnceLock::new();
+    C.get_or_init(|| {
+        let engine = Engine::default();
+        let module = Module::new(&engine, artifact()).expect("wasmtime compiles the component");
+        (engine, module)
+    })
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum Rendered {
+    Json(String),
+    Rejected { offset: u32, mode: u32 },
+}
+
+struct Tool {
+    store: Store<()>,
+    memory: Memory,
+    render: TypedFunc<i32, i64>,
+    set_sort: TypedFunc<i32, i32>,
+    set_top: TypedFunc<i32, i32>,
+    input_ptr: usize,
+}
+
+impl Tool {
+    fn new() -> Tool {
+        let (engine, module) = compiled();
+        let mut store = Store::new(engine, ());
+        let instance = Instance::new(&mut store, module, &[]).unwrap();
+        let memory = instance.get_memory(&mut store, "memory").unwrap();
+        let input_ptr = instance
+            .get_typed_func::<(), i32>(&mut store, "input_ptr")
+            .unwrap()
+            .call(&mut store, ())
+            .unwrap();
+        Tool {
+            render: instance.get_typed_func(&mut store, "render").unwrap(),
+            set_sort: instance.get_typed_func(&mut store, "uniform_set_sort").unwrap(),
+            set_top: instance.get_typed_func(&mut store, "uniform_set_top").unwrap(),
+            store,
+            memory,
+            input_ptr: input_ptr as u32 as usize,
+        }
+    }
+
+    fn uniforms(&mut self, sort: u32, top: u32) {
+        // Hosts apply keys in sorted order: sort, then top.
+        assert_eq!(self.set_sort.call(&mut self.store, sort as i32).unwrap() as u32, sort);
+        assert_eq!(self.set_top.call(&mut self.store, top as i32).unwrap() as u32, top);
+    }
+
+    fn render(&mut self, request: &[u8]) -> Rendered {
+        let at = self.input_ptr;
+        self.memory.data_mut(&mut self.store)[at..at + request.len()].copy_from_slice(request);
+        let r = self.render.call(&mut self.store, request.len() as i32).unwrap() as u64;
+        if r >> 63 == 1 {
+            assert_eq!((r >> 32) & 0x7fff_ffff, 0, "reserved bits of a rejection");
+            let detail = r as u32;
+            return Rendered::Rejected { offset: detail / 10, mode: detail % 10 };
+        }
+        let (ptr, size) = (((r >> 32) & 0x7fff_ffff) as usize, (r & 0xffff_ffff) as usize);
+        let bytes = self.memory.data(&self.store)[ptr..ptr + size].to_vec();
+        Rendered::Json(String::from_utf8(bytes).expect("output_utf8_cap promises UTF-8"))
+    }
+}
+
+/// `qip-memory heap ARGS` in a directory holding the H.1 files; stdout without its newline.
+fn cli(args: &[&str]) -> String {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    let d = DIR.get_or_init(|| {
+        let d = std::env::temp_dir().join(format!("qip-memory-heap-component-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("s1.dump"), s1_dump()).unwrap();
+        std::fs::write(d.join("s2.dump"), s2_dump()).unwrap();
+        std::fs::write(d.join("syn.wasm"), syn_wasm(false)).unwrap();
+        std::fs::write(d.join("syn_g.wasm"), syn_wasm(true)).unwrap();
+        d
+    });
+    let o = Command::new(env!("CARGO_BIN_EXE_qip-memory"))
+        .current_dir(d)
+        .arg("heap")
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{args:?}");
+    let s = String::from_utf8(o.stdout).unwrap();
+    s.strip_suffix('\n').expect("the CLI ends with a newline").to_string()
+}
+
+#[test]
+fn artifact_shape() {
+    let wasm = artifact();
+    let mut memories = Vec::new();
+    let mut getters_static = 0;
+    let mut saw_json_type = false;
+    let mut exports = Vec::new();
+    for p in Parser::new(0).parse_all(&wasm) {
+        match p.unwrap() {
+            Payload::ImportSection(r) => assert_eq!(r.count(), 0, "no imports"),
+            Payload::MemorySection(r) => memories.extend(r.into_iter().map(|m| m.unwrap())),
+            Payload::ExportSection(r) => exports.extend(r.into_iter().map(|e| e.unwrap().name.to_string())),
+            Payload::DataSection(r) => {
+                for d in r {
+                    let d = d.unwrap();
+                    if d.data.windows(16).any(|w| w == b"application/json") {
+                        saw_json_type = true;
+                    }
+                }
+            }
+            Payload::CodeSectionEntry(body) => {
+                let mut ops = body.get_operators_reader().unwrap();
+                let mut list = Vec::new();
+                while !ops.eof() {
+                    let op = ops.read().unwrap();
+                    assert!(!matches!(op, Operator::MemoryGrow { .. }), "no memory.grow");
+                    list.push(op);
+                }
+                if list.len() == 2 && matches!(list[0], Operator::I32Const { .. }) {
+                    getters_static += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(memories.len(), 1);
+    assert_eq!(Some(memories[0].initial), memories[0].maximum, "fixed memory");
+    // 768 MiB = 12,288 pages: room for the 144 MiB input and the analysis of two 64 MiB dumps.
+    assert_eq!(memories[0].initial, 12_288);
+    assert!(saw_json_type);
+    for e in [
+        "memory",
+        "render",
+        "input_ptr",
+        "input_bytes_cap",
+        "input_content_type_ptr",
+        "input_content_type_size",
+        "output_utf8_cap",
+        "output_content_type_ptr",
+        "output_content_type_size",
+        "failure_modes_per_input_offset",
+        "uniform_set_sort",
+        "uniform_set_top",
+    ] {
+        assert!(exports.iter().any(|x| x == e), "export {e}");
+    }
+    // Eight getters, each `i32.const C; end` (or folded into one shared function).
+    assert!(getters_static >= 1);
+    let (engine, module) = compiled();
+    let mut store = Store::new(engine, ());
+    let instance = Instance::new(&mut store, module, &[]).unwrap();
+    let mut get = |name: &str| {
+        instance.get_typed_func::<(), i32>(&mut store, name).unwrap().call(&mut store, ()).unwrap() as u32
+    };
+    assert_eq!(get("input_bytes_cap"), 144 << 20);
+    assert_eq!(get("output_utf8_cap"), 256 << 20);
+    assert_eq!(get("output_content_type_size"), 16);
+    assert_eq!(get("failure_modes_per_input_offset"), 10);
+}
+
+#[test]
+fn output_equals_cli_for_every_sort_and_top() {
+    let (s1, s2, syn, syn_g) = (s1_dump(), s2_dump(), syn_wasm(false), syn_wasm(true));
+    let mut tool = Tool::new();
+    // Constructor view: the uniforms' defaults give exactly S1.
+    let r = body(&[("wasm", &syn), ("dump", &s1)]);
+    assert_eq!(tool.render(&r), Rendered::Json(S1_JSON.to_string()));
+    for (code, name) in [(0, "retained"), (1, "shallow"), (2, "count")] {
+        for top in [0u32, 1, 2, 5] {
+            tool.uniforms(code, top);
+            let mut args = vec!["analyze", "s2.dump", "--wasm", "syn_g.wasm", "--sort", name];
+            let t = top.to_string();
+            if top > 0 {
+                args.extend(["--top", &t]);
+            }
+            let r = body(&[("dump", &s2), ("wasm", &syn_g)]);
+            assert_eq!(tool.render(&r), Rendered::Json(cli(&args)), "{name} top {top}");
+        }
+    }
+    // Comparison view.
+    let r = body(&[("wasm", &syn_g), ("before", &s1), ("after", &s2)]);
+    assert_eq!(tool.render(&r), Rendered::Json(S3_JSON.to_string()));
+    for (code, name) in [(0, "delta"), (1, "alloc"), (2, "freed"), (3, "count")] {
+        tool.uniforms(code, 1);
+        let want = cli(&["diff", "s1.dump", "s2.dump", "--wasm", "syn_g.wasm", "--sort", name, "--top", "1"]);
+        assert_eq!(tool.render(&r), Rendered::Json(want), "{name}");
+    }
+    // Reversed order: the diff of S2 → S1 has one deleted instance.
+    let r = body(&[("after", &s1), ("before", &s2), ("wasm", &syn_g)]);
+    assert_eq!(tool.render(&r), Rendered::Json(cli(&["diff", "s2.dump", "s1.dump", "--wasm", "syn_g.wasm"])));
+}
+
+#[test]
+fn uniforms_reset_after_every_render() {
+    let (s1, syn) = (s1_dump(), syn_wasm(false));
+    let mut tool = Tool::new();
+    let ok = body(&[("wasm", &syn), ("dump", &s1)]);
+    // top 1 applies once, then the next render has all rows again.
+    tool.uniforms(0, 1);
+    assert_ne!(tool.render(&ok), Rendered::Json(S1_JSON.to_string()));
+    assert_eq!(tool.render(&ok), Rendered::Json(S1_JSON.to_string()));
+    // A rejection resets them too.
+    tool.uniforms(9, 1);
+    assert_eq!(tool.render(&ok), Rendered::Rejected { offset: ok.len() as u32, mode: 6 });
+    assert_eq!(tool.render(&ok), Rendered::Json(S1_JSON.to_string()));
+    // Sort 3 is valid for the comparison view only.
+    tool.uniforms(3, 0);
+    assert_eq!(tool.render(&ok), Rendered::Rejected { offset: ok.len() as u32, mode: 6 });
+}
+
+#[test]
+fn rejections_carry_offset_and_mode() {
+    let (s1, s2, syn) = (s1_dump(), s2_dump(), syn_wasm(false));
+    let mut tool = Tool::new();
+    let reject = |tool: &mut Tool, fields: &[(&str, &[u8])]| match tool.render(&body(fields)) {
+        Rendered::Rejected { offset, mode } => (offset as usize, mode),
+        Rendered::Json(j) => panic!("accepted: {j}"),
+    };
+    // Mode 0: not multipart at all (offset 0); an unknown field (its part start, the first
+    // byte after the opening line of 45 bytes); a field twice (second part start); a missing
+    // field (the closing delimiter line).
+    assert_eq!(tool.render(b"hello"), Rendered::Rejected { offset: 0, mode: 0 });
+    assert_eq!(reject(&mut tool, &[("input", b"x"), ("wasm", &syn)]), (45, 0));
+    let f: &[(&str, &[u8])] = &[("wasm", &syn), ("wasm", &syn)];
+    assert_eq!(reject(&mut tool, f), (field_offset(f, 1) - (field_offset(f, 0) - 45), 0));
+    let f: &[(&str, &[u8])] = &[("wasm", &syn)];
+    assert_eq!(reject(&mut tool, f), (body(f).len() - (2 + 41 + 2 + 2), 0));
+    let f: &[(&str, &[u8])] = &[("wasm", &syn), ("dump", &s1), ("after", &s2)];
+    assert_eq!(reject(&mut tool, f), (body(f).len() - 47, 0));
+    // Mode 1: a bad dump, at its part (the after dump of a diff too).
+    let mut bad = s1.clone();
+    bad[4] = 1;
+    let f: &[(&str, &[u8])] = &[("wasm", &syn), ("dump", &bad)];
+    assert_eq!(reject(&mut tool, f), (field_offset(f, 1), 1));
+    let f: &[(&str, &[u8])] = &[("wasm", &syn), ("before", &s1), ("after", &bad)];
+    assert_eq!(reject(&mut tool, f), (field_offset(f, 2), 1));
+    // The before dump is read before the wasm (WARPO's order): bad dump wins over bad wasm.
+    let f: &[(&str, &[u8])] = &[("wasm", b"nope"), ("dump", &bad)];
+    assert_eq!(reject(&mut tool, f), (field_offset(f, 1), 1));
+    // Modes 2, 3, 4: the wasm part.
+    let f: &[(&str, &[u8])] = &[("dump", &s1), ("wasm", b"nope")];
+    assert_eq!(reject(&mut tool, f), (field_offset(f, 1), 2));
+    let f: &[(&str, &[u8])] = &[("dump", &s1), ("wasm", WASM_HEADER)];
+    assert_eq!(reject(&mut tool, f), (field_offset(f, 1), 3));
+    let mut info = syn_debug_info(56);
+    info[16] = 3;
+    let bad_dwarf = syn_wasm_with(false, &info);
+    let f: &[(&str, &[u8])] = &[("dump", &s1), ("wasm", &bad_dwarf)];
+    assert_eq!(reject(&mut tool, f), (field_offset(f, 1), 4));
+    // Mode 5: a used block at 2604 whose header crosses the end of a 2614-byte memory: the
+    // dump part's byte 24 + 2604.
+    let truncated = s1[..24 + 2614].to_vec();
+    let f: &[(&str, &[u8])] = &[("wasm", &syn), ("dump", &truncated)];
+    assert_eq!(reject(&mut tool, f), (field_offset(f, 1) + 24 + 2604, 5));
+    // With N = 1 global value the image starts at 28.
+    let truncated = s2[..28 + 2614].to_vec();
+    let f: &[(&str, &[u8])] = &[("wasm", &syn), ("dump", &truncated)];
+    assert_eq!(reject(&mut tool, f), (field_offset(f, 1) + 28 + 2604, 5));
+}
+
+#[test]
+fn qip_memory_run_hosts_the_component() {
+    let d = std::env::temp_dir().join(format!("qip-memory-heap-run-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    std::fs::write(d.join("s1.dump"), s1_dump()).unwrap();
+    std::fs::write(d.join("syn.wasm"), syn_wasm(false)).unwrap();
+    let component = Path::new(env!("CARGO_MANIFEST_DIR")).join(COMPONENT);
+    artifact();
+    let run = |extra: &[&str]| {
+        let mut args =
+            vec!["run", "-F", "wasm=@syn.wasm", "-F", "dump=@s1.dump", component.to_str().unwrap()];
+        args.extend(extra);
+        Command::new(env!("CARGO_BIN_EXE_qip-memory")).current_dir(&d).args(&args).output().unwrap()
+    };
+    let o = run(&[]);
+    assert!(o.status.success());
+    assert_eq!(String::from_utf8(o.stdout).unwrap().trim_end_matches('\n'), S1_JSON);
+    // A rejection is explained with this component's own mode table.
+    let o = run(&["-u", "sort=9"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(err.contains("(mode 6): the sort uniform has a code outside the view's table"), "{err}");
+}
