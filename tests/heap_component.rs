@@ -11,49 +11,27 @@
 //!
 //! `make test` builds the artifact first; a missing one is built here with `make`.
 
+mod common;
 #[path = "common/heap.rs"]
 mod fixtures;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
+use common::content::{Component, check_common, read};
 use fixtures::*;
-use wasmparser::{Operator, Parser, Payload};
-use wasmtime::{Engine, Instance, Memory, Module, Store, TypedFunc};
 
 const COMPONENT: &str = "application/wasm/assemblyscript-heap-analyzer-json.wasm";
 const UUID: &str = "00000000-0000-0000-0000-000000000000";
 
-fn artifact() -> Vec<u8> {
-    static MAKE: Mutex<()> = Mutex::new(());
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let path = root.join(COMPONENT);
-    let _guard = MAKE.lock().unwrap_or_else(|e| e.into_inner());
-    if !path.exists() {
-        let status = Command::new("make").arg(COMPONENT).current_dir(root).status().expect("make runs");
-        assert!(status.success(), "make {COMPONENT} failed");
-    }
-    std::fs::read(path).unwrap()
-}
-
-/// A multipart body as `qip run -F name=@file` writes it (written out here, not with the
-/// library's builder).
+/// A multipart body as `qip run -F name=@file` writes it, each file named `<name>.bin`
+/// (the A.10 layout written out in `common::content::body`, not the library's builder).
 fn body(fields: &[(&str, &[u8])]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for (name, bytes) in fields {
-        out.extend_from_slice(
-            format!(
-                "--uuid-{UUID}\r\nContent-Disposition: form-data; name=\"{name}\"; filename=\"{name}.bin\"\r\n\
-                 Content-Type: application/octet-stream\r\n\r\n"
-            )
-            .as_bytes(),
-        );
-        out.extend_from_slice(bytes);
-        out.extend_from_slice(b"\r\n");
-    }
-    out.extend_from_slice(format!("--uuid-{UUID}--\r\n").as_bytes());
-    out
+    let names: Vec<String> = fields.iter().map(|(name, _)| format!("{name}.bin")).collect();
+    let fields: Vec<common::content::Field<'_>> =
+        fields.iter().zip(&names).map(|((name, bytes), file)| (*name, Some(file.as_str()), *bytes)).collect();
+    common::content::body(UUID, &fields)
 }
 
 /// Offset of the body of the `index`-th field (0-based) of a [`body`].
@@ -72,69 +50,31 @@ fn field_offset(fields: &[(&str, &[u8])], index: usize) -> usize {
     panic!("no field {index}")
 }
 
-fn compiled() -> &'static (Engine, Module) {
-    static C: OnceLock<(Engine, Module)> = OnceLock::new();
-    C.get_or_init(|| {
-        let engine = Engine::default();
-        let module = Module::new(&engine, artifact()).expect("wasmtime compiles the component");
-        (engine, module)
-    })
-}
-
 #[derive(Debug, PartialEq, Eq)]
 enum Rendered {
     Json(String),
     Rejected { offset: u32, mode: u32 },
 }
 
-struct Tool {
-    store: Store<()>,
-    memory: Memory,
-    render: TypedFunc<i32, i64>,
-    set_sort: TypedFunc<i32, i32>,
-    set_top: TypedFunc<i32, i32>,
-    input_ptr: usize,
-}
+/// One instance of the component (the shared wasmtime harness) with the JSON decoded.
+struct Tool(Component);
 
 impl Tool {
     fn new() -> Tool {
-        let (engine, module) = compiled();
-        let mut store = Store::new(engine, ());
-        let instance = Instance::new(&mut store, module, &[]).unwrap();
-        let memory = instance.get_memory(&mut store, "memory").unwrap();
-        let input_ptr = instance
-            .get_typed_func::<(), i32>(&mut store, "input_ptr")
-            .unwrap()
-            .call(&mut store, ())
-            .unwrap();
-        Tool {
-            render: instance.get_typed_func(&mut store, "render").unwrap(),
-            set_sort: instance.get_typed_func(&mut store, "uniform_set_sort").unwrap(),
-            set_top: instance.get_typed_func(&mut store, "uniform_set_top").unwrap(),
-            store,
-            memory,
-            input_ptr: input_ptr as u32 as usize,
-        }
+        Tool(Component::new(COMPONENT))
     }
 
     fn uniforms(&mut self, sort: u32, top: u32) {
         // Hosts apply keys in sorted order: sort, then top.
-        assert_eq!(self.set_sort.call(&mut self.store, sort as i32).unwrap() as u32, sort);
-        assert_eq!(self.set_top.call(&mut self.store, top as i32).unwrap() as u32, top);
+        assert_eq!(self.0.uniform("sort", sort as i32) as u32, sort);
+        assert_eq!(self.0.uniform("top", top as i32) as u32, top);
     }
 
     fn render(&mut self, request: &[u8]) -> Rendered {
-        let at = self.input_ptr;
-        self.memory.data_mut(&mut self.store)[at..at + request.len()].copy_from_slice(request);
-        let r = self.render.call(&mut self.store, request.len() as i32).unwrap() as u64;
-        if r >> 63 == 1 {
-            assert_eq!((r >> 32) & 0x7fff_ffff, 0, "reserved bits of a rejection");
-            let detail = r as u32;
-            return Rendered::Rejected { offset: detail / 10, mode: detail % 10 };
+        match self.0.render(request) {
+            Ok(bytes) => Rendered::Json(String::from_utf8(bytes).expect("output_utf8_cap promises UTF-8")),
+            Err((offset, mode)) => Rendered::Rejected { offset, mode },
         }
-        let (ptr, size) = (((r >> 32) & 0x7fff_ffff) as usize, (r & 0xffff_ffff) as usize);
-        let bytes = self.memory.data(&self.store)[ptr..ptr + size].to_vec();
-        Rendered::Json(String::from_utf8(bytes).expect("output_utf8_cap promises UTF-8"))
     }
 }
 
@@ -163,72 +103,25 @@ fn cli(args: &[&str]) -> String {
 
 #[test]
 fn artifact_shape() {
-    let wasm = artifact();
-    let mut memories = Vec::new();
-    let mut getters_static = 0;
-    let mut saw_json_type = false;
-    let mut exports = Vec::new();
-    for p in Parser::new(0).parse_all(&wasm) {
-        match p.unwrap() {
-            Payload::ImportSection(r) => assert_eq!(r.count(), 0, "no imports"),
-            Payload::MemorySection(r) => memories.extend(r.into_iter().map(|m| m.unwrap())),
-            Payload::ExportSection(r) => exports.extend(r.into_iter().map(|e| e.unwrap().name.to_string())),
-            Payload::DataSection(r) => {
-                for d in r {
-                    let d = d.unwrap();
-                    if d.data.windows(16).any(|w| w == b"application/json") {
-                        saw_json_type = true;
-                    }
-                }
-            }
-            Payload::CodeSectionEntry(body) => {
-                let mut ops = body.get_operators_reader().unwrap();
-                let mut list = Vec::new();
-                while !ops.eof() {
-                    let op = ops.read().unwrap();
-                    assert!(!matches!(op, Operator::MemoryGrow { .. }), "no memory.grow");
-                    list.push(op);
-                }
-                if list.len() == 2 && matches!(list[0], Operator::I32Const { .. }) {
-                    getters_static += 1;
-                }
-            }
-            _ => {}
-        }
-    }
-    assert_eq!(memories.len(), 1);
-    assert_eq!(Some(memories[0].initial), memories[0].maximum, "fixed memory");
+    // No imports, one memory with min = max, no memory.grow, every getter static, the input
+    // region disjoint from the data (the checks all our components pass).
+    let s = check_common(&read(COMPONENT));
     // 768 MiB = 12,288 pages: room for the 144 MiB input and the analysis of two 64 MiB dumps.
-    assert_eq!(memories[0].initial, 12_288);
-    assert!(saw_json_type);
-    for e in [
-        "memory",
-        "render",
-        "input_ptr",
-        "input_bytes_cap",
-        "input_content_type_ptr",
-        "input_content_type_size",
-        "output_utf8_cap",
-        "output_content_type_ptr",
-        "output_content_type_size",
-        "failure_modes_per_input_offset",
-        "uniform_set_sort",
-        "uniform_set_top",
-    ] {
-        assert!(exports.iter().any(|x| x == e), "export {e}");
-    }
-    // Eight getters, each `i32.const C; end` (or folded into one shared function).
-    assert!(getters_static >= 1);
-    let (engine, module) = compiled();
-    let mut store = Store::new(engine, ());
-    let instance = Instance::new(&mut store, module, &[]).unwrap();
-    let mut get = |name: &str| {
-        instance.get_typed_func::<(), i32>(&mut store, name).unwrap().call(&mut store, ()).unwrap() as u32
-    };
-    assert_eq!(get("input_bytes_cap"), 144 << 20);
-    assert_eq!(get("output_utf8_cap"), 256 << 20);
-    assert_eq!(get("output_content_type_size"), 16);
-    assert_eq!(get("failure_modes_per_input_offset"), 10);
+    assert_eq!(s.memories[0].0, 12_288);
+    assert_eq!(s.getter("input_bytes_cap"), Some(144 << 20));
+    assert_eq!(s.getter("output_utf8_cap"), Some(256 << 20));
+    assert_eq!((s.getter("input_utf8_cap"), s.getter("output_bytes_cap")), (None, None));
+    assert_eq!(s.getter("failure_modes_per_input_offset"), Some(10));
+    let (ptr, size) =
+        (s.getter("input_content_type_ptr").unwrap(), s.getter("input_content_type_size").unwrap());
+    assert_eq!(s.data_bytes(ptr, size), Some(format!("multipart/form-data;boundary=uuid-{UUID}").as_bytes()));
+    let (ptr, size) =
+        (s.getter("output_content_type_ptr").unwrap(), s.getter("output_content_type_size").unwrap());
+    assert_eq!(s.data_bytes(ptr, size), Some(&b"application/json"[..]));
+    let mut uniforms: Vec<&str> =
+        s.exports.iter().filter_map(|(n, _, _)| n.strip_prefix("uniform_set_")).collect();
+    uniforms.sort();
+    assert_eq!(uniforms, ["sort", "top"]);
 }
 
 #[test]
@@ -337,8 +230,7 @@ fn qip_memory_run_hosts_the_component() {
     std::fs::create_dir_all(&d).unwrap();
     std::fs::write(d.join("s1.dump"), s1_dump()).unwrap();
     std::fs::write(d.join("syn.wasm"), syn_wasm(false)).unwrap();
-    let component = Path::new(env!("CARGO_MANIFEST_DIR")).join(COMPONENT);
-    artifact();
+    let component = common::content::artifact(COMPONENT);
     let run = |extra: &[&str]| {
         let mut args =
             vec!["run", "-F", "wasm=@syn.wasm", "-F", "dump=@s1.dump", component.to_str().unwrap()];
