@@ -4,12 +4,15 @@
 //! * [`page_writes`]: `qip-interpret-memory-page-writes-csv.wasm` (`memory-tools.md` 1–2).
 //! * [`thermal`]: `qip-interpret-memory-thermal-ktx2.wasm` (`memory-tools.md` 1 and 3).
 //! * [`modes`]: the rejection modes of `memory-tools.md` 1.1 as sentences.
+//! * [`request`]: the request front ends build from a target, an input and uniforms.
 
 pub mod modes;
 pub mod page_writes;
+pub mod request;
 pub mod thermal;
 
 pub use modes::mode_description;
+pub use request::request_body;
 
 use alloc::format;
 use alloc::string::String;

@@ -13,16 +13,20 @@
 //!   [--stats]`: the memory heat map of `memory-tools.md` 3, by the same library function as the
 //!   component; KTX2 and/or PNG. See [`thermal`].
 //! * `run [-F ...]... [-i PATH] STAGE.wasm [-u ...]... [STAGE.wasm ...]... [-o PATH]`: a QIP
-//!   Content host (`qip-content.md` A). See [`run`].
+//!   Content host (`qip-content.md` A). See [`run`]. Only with the `host` feature (native
+//!   builds): it runs components on wasmtime, which does not build for `wasm32-wasip2`; the WASI
+//!   command `application/wasm/qip-memory-cli.wasm` has the other subcommands.
 //!
 //! Errors, rejections and traps: exit status 1 and one line `qip-memory: <reason>` on stderr
 //! (clap's usage errors exit with 2).
 
 mod count;
+#[cfg(feature = "host")]
 mod host;
 mod page_writes;
 mod png;
 mod request;
+#[cfg(feature = "host")]
 mod run;
 mod thermal;
 
@@ -163,6 +167,7 @@ enum Command {
     },
     /// Run QIP Content components as a pipeline on wasmtime, like `qip run`
     /// (`qip-memory run --help` for the syntax).
+    #[cfg(feature = "host")]
     #[command(disable_help_flag = true)]
     Run {
         /// `[-F NAME=VALUE]... [-i PATH] STAGE.wasm [-u KEY=VALUE]... [STAGE.wasm ...]...
@@ -194,6 +199,7 @@ fn main() -> ExitCode {
                 stats: *stats,
             })
         }
+        #[cfg(feature = "host")]
         Command::Run { args } => match run::parse_args(args) {
             Ok(Some(args)) => run::main(&args),
             Ok(None) => {
