@@ -59,7 +59,9 @@ $(TARGET_WASMS): tests/targets/%.wasm:
 # when nothing changed.
 COMPONENTS := application/wasm/qip-interpret-memory-page-writes-csv.wasm \
 	application/wasm/qip-interpret-memory-thermal-ktx2.wasm \
-	application/wasm/assemblyscript-heap-analyzer-json.wasm
+	application/wasm/assemblyscript-heap-analyzer-json.wasm \
+	application/wasm/qip-memory.component.wasm \
+	application/wasm/qip-memory-cli.wasm
 .PHONY: components $(COMPONENTS)
 components: $(COMPONENTS)
 
@@ -110,6 +112,30 @@ $(AS_DIR)/build/%.wasm: $(AS_DIR)/%.ts $(AS_DIR)/memory_dump.ts $(AS_DIR)/layout
 	  && cp build/$*.wasm build/$*.no-dwarf.wasm \
 	  && dwarfgen/target/debug/dwarfgen build/$*.layout.json build/$*.wasm build/$*.wasm \
 	  && node run.mjs build/$*.wasm; } || { rm -f build/$*.wasm; exit 1; }
+# The component-model builds (wasm32-wasip2, interface in wit/): a reactor exporting
+# qip:memory/analyzers (components/qip-memory-component, wit-bindgen), and the CLI itself as a
+# WASI command, from src/bin/qip-memory without the `host` feature (no `run`: it needs
+# wasmtime). rustc links wasm32-wasip2 outputs as components; tests/wasi_components.rs checks.
+application/wasm/qip-memory.component.wasm:
+	rustup target add wasm32-wasip2 >/dev/null 2>&1 || true
+	cd components/qip-memory-component && CARGO_TARGET_DIR=$(CURDIR)/target/components $(CARGO) build --release --target wasm32-wasip2
+	mkdir -p application/wasm
+	cp target/components/wasm32-wasip2/release/qip_memory_component.wasm $@
+
+application/wasm/qip-memory-cli.wasm:
+	rustup target add wasm32-wasip2 >/dev/null 2>&1 || true
+	CARGO_TARGET_DIR=$(CURDIR)/target/cli $(CARGO) build --profile wasi --target wasm32-wasip2 --bin qip-memory --no-default-features --features cli
+	mkdir -p application/wasm
+	cp target/cli/wasm32-wasip2/wasi/qip-memory.wasm $@
+
+# The reactor from JavaScript: transpiled by jco (npm, pinned in tests/jco/package-lock.json)
+# into tests/jco/generated and called from Node by tests/jco/call.mjs; the ignored test
+# jco_transpiled_component_equals_the_cli compares its outputs with the native CLI's.
+.PHONY: jco-check
+jco-check: application/wasm/qip-memory.component.wasm targets
+	cd tests/jco && npm ci --no-audit --no-fund
+	cd tests/jco && npx jco transpile ../../application/wasm/qip-memory.component.wasm -o generated --quiet
+	$(CARGO) test --release --test wasi_components -- --ignored --exact jco_transpiled_component_equals_the_cli
 
 check-targets: targets
 	python3 -c 'import wasmtime' 2>/dev/null || pip install wasmtime==50.0.1

@@ -6,13 +6,16 @@
 //! * [`modes`]: the rejection modes of `memory-tools.md` 1.1 as sentences.
 //! * [`heap`]: `assemblyscript-heap-analyzer-json.wasm` (`heap-analyzer.md`), with its own
 //!   rejection mode table.
+//! * [`request`]: the request front ends build from a target, an input and uniforms.
 
 pub mod heap;
 pub mod modes;
 pub mod page_writes;
+pub mod request;
 pub mod thermal;
 
 pub use modes::mode_description;
+pub use request::request_body;
 
 use alloc::format;
 use alloc::string::String;

@@ -13,7 +13,9 @@
 //!   [--stats]`: the memory heat map of `memory-tools.md` 3, by the same library function as the
 //!   component; KTX2 and/or PNG. See [`thermal`].
 //! * `run [-F ...]... [-i PATH] STAGE.wasm [-u ...]... [STAGE.wasm ...]... [-o PATH]`: a QIP
-//!   Content host (`qip-content.md` A). See [`run`].
+//!   Content host (`qip-content.md` A). See [`run`]. Only with the `host` feature (native
+//!   builds): it runs components on wasmtime, which does not build for `wasm32-wasip2`; the WASI
+//!   command `application/wasm/qip-memory-cli.wasm` has the other subcommands.
 //!
 //! * `heap analyze DUMP --wasm WASM [--sort retained|shallow|count] [--top N]` and `heap diff
 //!   BEFORE AFTER --wasm WASM [--sort delta|alloc|freed|count] [--top N]`: WARPO's heap
@@ -25,10 +27,12 @@
 
 mod count;
 mod heap;
+#[cfg(feature = "host")]
 mod host;
 mod page_writes;
 mod png;
 mod request;
+#[cfg(feature = "host")]
 mod run;
 mod thermal;
 
@@ -172,6 +176,7 @@ enum Command {
     Heap(heap::HeapCommand),
     /// Run QIP Content components as a pipeline on wasmtime, like `qip run`
     /// (`qip-memory run --help` for the syntax).
+    #[cfg(feature = "host")]
     #[command(disable_help_flag = true)]
     Run {
         /// `[-F NAME=VALUE]... [-i PATH] STAGE.wasm [-u KEY=VALUE]... [STAGE.wasm ...]...
@@ -223,6 +228,7 @@ fn main() -> ExitCode {
                 stats: *stats,
             })
         }
+        #[cfg(feature = "host")]
         Command::Run { args } => match run::parse_args(args) {
             Ok(Some(args)) => run::main(&args),
             Ok(None) => {

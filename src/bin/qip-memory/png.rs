@@ -1,7 +1,7 @@
 //! PNG output of the CLI: the heat map's pixels as an 8-bit RGBA PNG (`memory-tools.md` 4:
 //! same bytes as the KTX2 payload), and the re-encoding of a final `image/ktx2` output by
 //! `run -o NAME.png` (`qip-content.md` A.9, "Output writing"). Encoding is the `png` crate's,
-//! reading KTX2 the `ktx2` crate's.
+//! reading KTX2 the `ktx2` crate's (`host` feature only, like `run`).
 
 use std::path::Path;
 
@@ -36,6 +36,7 @@ pub fn write(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
 ///
 /// # Errors
 /// A [`Failure`] saying what the file is when it is not such a KTX2 file.
+#[cfg(feature = "host")]
 pub fn from_ktx2(bytes: &[u8]) -> Result<Vec<u8>, Failure> {
     let fail = |m: String| Failure::new(format!("cannot re-encode the KTX2 output as PNG: {m}"));
     let reader = ktx2::Reader::new(bytes).map_err(|e| fail(format!("{e:?}")))?;

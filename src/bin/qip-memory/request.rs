@@ -1,18 +1,19 @@
-//! The request the tool subcommands (`page-writes`, `thermal`) send: the multipart body `qip
-//! run -F` would build (`qip-content.md` A.10, default boundary) for
+//! The request the tool subcommands (`page-writes`, `thermal`) send:
+//! [`qip_memory::tools::request_body`] for
 //!
 //! ```text
 //! -F component=@TARGET [-F input=TEXT | -F input=@PATH] [-F uniforms[KEY]=VALUE]...
 //! ```
 //!
-//! (fields in that order, uniforms in command-line order). The subcommands pass it to the very
-//! library function the component runs, so their output is byte-identical to the component's
-//! for the same request and uniforms, and a rejection carries the same request offset and mode.
+//! The subcommands pass it to the very library function the component runs, so their output is
+//! byte-identical to the component's for the same request and uniforms, and a rejection carries
+//! the same request offset and mode.
 
 use std::path::{Path, PathBuf};
 
-use qip_memory::content::form::{self, DEFAULT_BOUNDARY, FieldSource};
-use qip_memory::tools::Rejection;
+use qip_memory::content::form::FieldSource;
+use qip_memory::tools::request::unbuildable;
+use qip_memory::tools::{Rejection, request_body};
 
 use crate::{Failure, read_file};
 
@@ -47,31 +48,26 @@ pub struct Target<'a> {
     pub uniforms: &'a [String],
 }
 
+/// `-F NAME=@PATH`: the file's bytes, sent with its name.
+fn file(path: &Path) -> Result<FieldSource, Failure> {
+    Ok(FieldSource::File { bytes: read_file(path)?, filename: path.to_string_lossy().into_owned() })
+}
+
 impl Target<'_> {
     /// The request body (A.10 with the default boundary).
     ///
     /// # Errors
     /// A [`Failure`] naming an unreadable file or a malformed `-u`.
     pub fn body(&self) -> Result<Vec<u8>, Failure> {
-        let name = self.path.to_string_lossy().into_owned();
-        let mut fields = vec![(
-            "component".to_owned(),
-            FieldSource::File { bytes: read_file(self.path)?, filename: name },
-        )];
-        match &self.input {
-            Input::None => {}
-            Input::Text(t) => fields.push(("input".to_owned(), FieldSource::Text(t.clone().into_bytes()))),
-            Input::File(p) => fields.push((
-                "input".to_owned(),
-                FieldSource::File { bytes: read_file(p)?, filename: p.to_string_lossy().into_owned() },
-            )),
-        }
-        for u in self.uniforms {
-            let (key, value) = crate::split_uniform(u)?;
-            fields.push((format!("uniforms[{key}]"), FieldSource::Text(value.as_bytes().to_vec())));
-        }
-        form::build_body(&fields, DEFAULT_BOUNDARY)
-            .map_err(|e| Failure::new(format!("cannot build the request: {e}")))
+        let component = file(self.path)?;
+        let input = match &self.input {
+            Input::None => None,
+            Input::Text(t) => Some(FieldSource::Text(t.clone().into_bytes())),
+            Input::File(p) => Some(file(p)?),
+        };
+        let uniforms =
+            self.uniforms.iter().map(|u| crate::split_uniform(u)).collect::<Result<Vec<_>, _>>()?;
+        request_body(component, input, &uniforms).map_err(|e| Failure::new(unbuildable(e).message))
     }
 }
 

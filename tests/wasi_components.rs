@@ -1,0 +1,542 @@
+//! The component-model builds under wasmtime with WASI preview 2 (`wasmtime-wasi`):
+//!
+//! * `application/wasm/qip-memory.component.wasm`, the reactor exporting
+//!   `qip:memory/analyzers` (`wit/memory.wit`), called through `bindgen!`: outputs
+//!   byte-identical to the native CLI and rejections with the CLI's offset, mode and message
+//!   (`memory-tools.md` 1.1), on the real targets and on WAT targets; offsets also checked
+//!   against the request written out by hand (`common::content::body`, filename
+//!   `target.wasm`);
+//! * `application/wasm/qip-memory-cli.wasm`, the CLI as a WASI command, run with arguments, a
+//!   preopened directory and captured stdout/stderr: stdout, stderr, written files and exit
+//!   codes compared with `qip-memory` run natively on the same files.
+//!
+//! `make test` builds the artifacts first; a missing one is built here with `make`.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use wasmtime::component::{Component, Linker, ResourceTable};
+use wasmtime::{Engine, Store};
+use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
+use wasmtime_wasi::{FsPerms, I32Exit, WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
+
+use common::content::{artifact, body, read};
+
+/// Host bindings of the world `memory` (`wit/memory.wit`).
+mod bindings {
+    #![allow(missing_docs)]
+    wasmtime::component::bindgen!({ world: "memory", path: "wit" });
+}
+
+use bindings::Memory;
+use bindings::exports::qip::memory::analyzers::{HeatMapOptions, PageTableOptions, Rejection};
+
+const REACTOR: &str = "application/wasm/qip-memory.component.wasm";
+const COMMAND: &str = "application/wasm/qip-memory-cli.wasm";
+const QR: &str = "tests/targets/url-to-qr-svg.wasm";
+const MARKDOWN: &str = "tests/targets/markdown-to-html.wasm";
+const ZERO_UUID: &str = "00000000-0000-0000-0000-000000000000";
+const MD_INPUT: &str =
+    "# Title\n\nSome *emphasis*, `code` and a [link](https://example.com).\n\n- one\n- two\n";
+
+/// A generator (no `input_ptr`) with a uniform `k` that stores 4 bytes at 70,000 (page 1).
+const STORE_TARGET: &str = r#"(module
+  (memory (export "memory") 2 2)
+  (func (export "output_bytes_cap") (result i32) i32.const 16)
+  (func (export "uniform_set_k") (param i32) (result i32)
+    local.get 0)
+  (func (export "render") (param i32) (result i64)
+    i32.const 70000
+    i32.const 7
+    i32.store
+    i64.const 0))"#;
+
+/// `(i32, i32) -> i32` addition, for `count`.
+const ADD: &str = r#"(module
+  (func (export "add") (param i32 i32) (result i32)
+    local.get 0
+    local.get 1
+    i32.add))"#;
+
+// ------------------------------------------------------------------ wasmtime and WASI
+
+/// Store data: the WASI context and its resources.
+struct Host {
+    ctx: WasiCtx,
+    table: ResourceTable,
+}
+
+impl WasiView for Host {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView { ctx: &mut self.ctx, table: &mut self.table }
+    }
+}
+
+fn engine() -> &'static Engine {
+    static E: OnceLock<Engine> = OnceLock::new();
+    E.get_or_init(Engine::default)
+}
+
+/// The component at `rel`, compiled once per test binary.
+fn compiled(rel: &'static str) -> Component {
+    static REACTOR_C: OnceLock<Component> = OnceLock::new();
+    static COMMAND_C: OnceLock<Component> = OnceLock::new();
+    let cell = if rel == REACTOR { &REACTOR_C } else { &COMMAND_C };
+    cell.get_or_init(|| {
+        let bytes = read(rel);
+        // A component, not a core module (wasm32-wasip2 links components).
+        assert!(wasmparser::Parser::is_component(&bytes), "{rel} is not a component");
+        Component::new(engine(), &bytes).unwrap()
+    })
+    .clone()
+}
+
+fn linker() -> Linker<Host> {
+    let mut linker = Linker::new(engine());
+    wasmtime_wasi::p2::add_to_linker_sync(&mut linker).unwrap();
+    linker
+}
+
+/// A fresh instance of the reactor (its WASI imports satisfied, nothing preopened).
+fn reactor() -> (Store<Host>, Memory) {
+    let host = Host { ctx: WasiCtxBuilder::new().build(), table: ResourceTable::new() };
+    let mut store = Store::new(engine(), host);
+    let memory = Memory::instantiate(&mut store, &compiled(REACTOR), &linker()).unwrap();
+    (store, memory)
+}
+
+fn uniforms(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+}
+
+fn page_table(
+    target: &[u8],
+    input: Option<&str>,
+    u: &[(&str, &str)],
+    budget: u32,
+) -> Result<String, Rejection> {
+    let (mut store, memory) = reactor();
+    let options = PageTableOptions { instruction_budget: budget };
+    memory
+        .qip_memory_analyzers()
+        .call_page_table(&mut store, target, input.map(str::as_bytes), &uniforms(u), options)
+        .unwrap()
+}
+
+fn heat_map(
+    target: &[u8],
+    input: Option<&str>,
+    u: &[(&str, &str)],
+    options: HeatMapOptions,
+) -> Result<Vec<u8>, Rejection> {
+    let (mut store, memory) = reactor();
+    memory
+        .qip_memory_analyzers()
+        .call_heat_map(&mut store, target, input.map(str::as_bytes), &uniforms(u), options)
+        .unwrap()
+}
+
+/// What a command run left: exit code, stdout, stderr.
+#[derive(Debug, PartialEq, Eq)]
+struct Ran {
+    code: i32,
+    stdout: Vec<u8>,
+    stderr: Vec<u8>,
+}
+
+/// Runs the WASI command with `args` and `dir` preopened as `.` (what `wasmtime run --dir .`
+/// does from `dir`).
+fn wasi_cli(dir: &Path, args: &[&str]) -> Ran {
+    let (stdout, stderr) = (MemoryOutputPipe::new(64 << 20), MemoryOutputPipe::new(1 << 20));
+    let mut builder = WasiCtxBuilder::new();
+    builder.arg("qip-memory").args(args).stdout(stdout.clone()).stderr(stderr.clone());
+    builder.preopened_dir(dir, ".", FsPerms::ReadWrite).unwrap();
+    let mut store = Store::new(engine(), Host { ctx: builder.build(), table: ResourceTable::new() });
+    let command =
+        wasmtime_wasi::p2::bindings::sync::Command::instantiate(&mut store, &compiled(COMMAND), &linker())
+            .unwrap();
+    let code = match command.wasi_cli_run().call_run(&mut store) {
+        Ok(Ok(())) => 0,
+        Ok(Err(())) => 1,
+        Err(e) => e.downcast_ref::<I32Exit>().unwrap_or_else(|| panic!("{args:?} trapped: {e:?}")).0,
+    };
+    drop(store);
+    Ran { code, stdout: stdout.contents().to_vec(), stderr: stderr.contents().to_vec() }
+}
+
+/// Runs the native CLI with `args` from `dir`.
+fn native_cli(dir: &Path, args: &[&str]) -> Ran {
+    let o: Output =
+        Command::new(env!("CARGO_BIN_EXE_qip-memory")).args(args).current_dir(dir).output().unwrap();
+    Ran { code: o.status.code().expect("exited"), stdout: o.stdout, stderr: o.stderr }
+}
+
+/// A fresh directory holding `target.wasm` (the name the reactor gives the target).
+fn dir_with_target(test: &str, target: &[u8]) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("wasi").join(test);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    std::fs::write(d.join("target.wasm"), target).unwrap();
+    d
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+/// `(offset, mode, message)` of the native CLI's rejection line
+/// `qip-memory: rejected at request offset N (mode M): MESSAGE`.
+fn cli_rejection(r: &Ran) -> (u32, u32, String) {
+    assert_eq!(r.code, 1, "{}", text(&r.stderr));
+    let line = text(&r.stderr);
+    let rest = line
+        .strip_prefix("qip-memory: rejected at request offset ")
+        .and_then(|l| l.strip_suffix('\n'))
+        .unwrap_or_else(|| panic!("not a rejection line: {line:?}"));
+    let (offset, rest) = rest.split_once(" (mode ").unwrap();
+    let (mode, message) = rest.split_once("): ").unwrap();
+    (offset.parse().unwrap(), mode.parse().unwrap(), message.to_owned())
+}
+
+fn triple(r: Rejection) -> (u32, u32, String) {
+    (r.offset, r.mode, r.message)
+}
+
+/// The request for `target.wasm`, `input` and uniforms `u`, written out by hand (not by the
+/// library).
+fn request(target: &[u8], input: Option<&str>, u: &[(&str, &str)]) -> Vec<u8> {
+    let names: Vec<String> = u.iter().map(|(k, _)| format!("uniforms[{k}]")).collect();
+    let mut fields = vec![("component", Some("target.wasm"), target)];
+    if let Some(i) = input {
+        fields.push(("input", None, i.as_bytes()));
+    }
+    for (name, (_, v)) in names.iter().zip(u) {
+        fields.push((name, None, v.as_bytes()));
+    }
+    body(ZERO_UUID, &fields)
+}
+
+/// Where the component part's body starts in every request of these tests.
+fn component_start() -> usize {
+    request(b"", None, &[]).len() - "\r\n--uuid-00000000-0000-0000-0000-000000000000--\r\n".len()
+}
+
+/// CLI arguments for the tool `tool` on `target.wasm`.
+fn tool_args<'a>(tool: &'a str, input: Option<&'a str>, u: &[(&str, &str)], budget: &'a str) -> Vec<String> {
+    let mut args = vec![tool.to_owned(), "target.wasm".to_owned()];
+    if let Some(i) = input {
+        args.extend(["--input".to_owned(), i.to_owned()]);
+    }
+    for (k, v) in u {
+        args.extend(["-u".to_owned(), format!("{k}={v}")]);
+    }
+    args.extend(["--instruction-budget".to_owned(), budget.to_owned()]);
+    args
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+// ------------------------------------------------------------------ the reactor
+
+#[test]
+fn page_table_equals_the_cli() {
+    let store = wat::parse_str(STORE_TARGET).unwrap();
+    let (qr, md) = (read(QR), read(MARKDOWN));
+    type Case<'a> = (&'a [u8], Option<&'a str>, Vec<(&'a str, &'a str)>, u32);
+    let cases: [Case<'_>; 4] = [
+        (&qr, Some("https://example.com"), vec![], 10_000_000),
+        (&qr, Some("https://example.org/a/longer/path?q=1"), vec![("error_correction", "3")], 50_000_000),
+        (&md, Some(MD_INPUT), vec![], 20_000_000),
+        (&store, None, vec![("k", "5")], 1_000_000),
+    ];
+    for (i, (target, input, u, budget)) in cases.iter().enumerate() {
+        let csv = page_table(target, *input, u, *budget).unwrap();
+        let d = dir_with_target(&format!("page_table{i}"), target);
+        let native = native_cli(&d, &strs(&tool_args("page-writes", *input, u, &budget.to_string())));
+        assert_eq!(native.code, 0, "{}", text(&native.stderr));
+        assert!(native.stdout == format!("{csv}\n").into_bytes(), "case {i}: CSV differs from the CLI");
+    }
+    // The WAT target's table by hand (as in tests/cli.rs): page 1, "other", one 4-byte write.
+    assert_eq!(
+        page_table(&store, None, &[("k", "5")], 1_000_000).unwrap(),
+        "page,region,initialized_bytes,reads,bytes_read,writes,bytes_written,distinct_bytes_written,\
+         rewrite_ratio\n1,other,0,0,0,1,4,4,1.00"
+    );
+}
+
+#[test]
+fn heat_map_equals_the_cli() {
+    let (qr, md) = (read(QR), read(MARKDOWN));
+    let cases = [
+        (&qr, "https://example.com", true, 0),
+        (&qr, "https://example.org/a/longer/path?q=1", false, 0),
+        (&md, MD_INPUT, true, 16),
+        (&md, "- one\n- two\n\n> quote\n", false, 0),
+    ];
+    for (i, (target, input, normalize, first_page)) in cases.into_iter().enumerate() {
+        let options = HeatMapOptions { instruction_budget: 20_000_000, normalize, first_page };
+        let ktx2 = heat_map(target, Some(input), &[], options).unwrap();
+        let d = dir_with_target(&format!("heat_map{i}"), target);
+        let mut args = tool_args("thermal", Some(input), &[], "20000000");
+        args.extend(["--normalize", if normalize { "1" } else { "0" }, "--first-page"].map(String::from));
+        args.extend([first_page.to_string(), "-o".into(), "out.ktx2".into()]);
+        let native = native_cli(&d, &strs(&args));
+        assert_eq!(native.code, 0, "{}", text(&native.stderr));
+        assert!(std::fs::read(d.join("out.ktx2")).unwrap() == ktx2, "case {i}: KTX2 differs from the CLI");
+        // 224 header bytes, then 256 × (256 · tiles) RGBA pixels.
+        assert_eq!((ktx2.len() - 224) % (4 * 256 * 256), 0);
+    }
+}
+
+#[test]
+fn rejections_equal_the_cli() {
+    let store = wat::parse_str(STORE_TARGET).unwrap();
+    let qr = read(QR);
+    let bad_module: &[u8] = b"\0asm\x01\0\0\0\x01\x05\x01\x60\x00\x01\x7b\x00";
+    let start = component_start() as u32;
+    // (target, input, uniforms, budget, expected mode, offset when known by hand)
+    type Case<'a> = (&'a [u8], Option<&'a str>, Vec<(&'a str, &'a str)>, u32, u32, Option<u32>);
+    let cases: [Case<'_>; 7] = [
+        // Malformed request: a uniform key with an upper-case letter.
+        (&qr, Some("https://example.com"), vec![("Bad", "1")], 1_000_000, 0, None),
+        // Invalid module: a function type with a bad result type (offset inside the module).
+        (bad_module, None, vec![], 1_000_000, 1, None),
+        // Contract: input for a generator, at the component part's start.
+        (&store, Some("x"), vec![], 1_000_000, 2, Some(start)),
+        // No such setter.
+        (&qr, Some("https://example.com"), vec![("nosuch", "1")], 1_000_000, 3, None),
+        // Budget exhausted.
+        (&qr, Some("https://example.com"), vec![], 1_000, 5, None),
+        // The target rejects two URLs (its own offset into the input).
+        (&qr, Some("https://a.example\nhttps://b.example"), vec![], 10_000_000, 6, None),
+        // Budget exhausted in the WAT target's render (5 instructions, setter 2).
+        (&store, None, vec![("k", "1")], 4, 5, None),
+    ];
+    for (i, (target, input, u, budget, mode, offset)) in cases.iter().enumerate() {
+        let d = dir_with_target(&format!("rejection{i}"), target);
+        let native =
+            cli_rejection(&native_cli(&d, &strs(&tool_args("page-writes", *input, u, &budget.to_string()))));
+        let got = triple(page_table(target, *input, u, *budget).unwrap_err());
+        assert_eq!(got, native, "case {i}: page-table");
+        assert_eq!(got.1, *mode, "case {i}");
+        if let Some(o) = offset {
+            assert_eq!(got.0, *o, "case {i}");
+        }
+        let request_len = request(target, *input, u).len() as u32;
+        assert!(got.0 <= request_len, "case {i}: offset past the request");
+        // The heat map runs the same request: the same rejection.
+        let options = HeatMapOptions { instruction_budget: *budget, normalize: true, first_page: 0 };
+        assert_eq!(triple(heat_map(target, *input, u, options).unwrap_err()), native, "case {i}: heat-map");
+    }
+}
+
+#[test]
+fn nothing_to_report_is_mode_8_at_the_request_length() {
+    let qr = read(QR);
+    let input = "https://example.com";
+    let options = HeatMapOptions { instruction_budget: 10_000_000, normalize: true, first_page: 82 };
+    let got = triple(heat_map(&qr, Some(input), &[], options).unwrap_err());
+    assert_eq!((got.0, got.1), (request(&qr, Some(input), &[]).len() as u32, 8));
+    let d = dir_with_target("mode8", &qr);
+    let mut args = tool_args("thermal", Some(input), &[], "10000000");
+    args.extend(["--first-page", "82", "-o", "none.ktx2"].map(String::from));
+    assert_eq!(cli_rejection(&native_cli(&d, &strs(&args))), got);
+}
+
+#[test]
+fn unbuildable_arguments_are_mode_0_at_offset_0() {
+    // A '"' cannot be written into a part name: there is no request; the CLI refuses the same
+    // arguments with the same reason.
+    let store = wat::parse_str(STORE_TARGET).unwrap();
+    let got = triple(page_table(&store, None, &[("a\"b", "1")], 1_000_000).unwrap_err());
+    assert_eq!((got.0, got.1), (0, 0));
+    let d = dir_with_target("unbuildable", &store);
+    let native = native_cli(&d, &["page-writes", "target.wasm", "-u", "a\"b=1"]);
+    assert_eq!(native.code, 1);
+    assert_eq!(text(&native.stderr), format!("qip-memory: {}\n", got.2));
+    assert!(got.2.starts_with("cannot build the request: a form field name must be printable ASCII"));
+}
+
+// ------------------------------------------------------------------ the command
+
+/// Runs `args` natively and as the WASI command, each in its own copy of a directory holding
+/// `target.wasm` (and `add.wasm`, `url.txt`), and asserts identical exit code, stdout and stderr, and
+/// identical `files`. Returns the run.
+fn same_as_native(test: &str, target: &[u8], args: &[&str], files: &[&str]) -> Ran {
+    let add = wat::parse_str(ADD).unwrap();
+    let (n, w) = (
+        dir_with_target(&format!("{test}-native"), target),
+        dir_with_target(&format!("{test}-wasi"), target),
+    );
+    for d in [&n, &w] {
+        std::fs::write(d.join("add.wasm"), &add).unwrap();
+        std::fs::write(d.join("url.txt"), "https://example.com/from/a/file").unwrap();
+    }
+    let native = native_cli(&n, args);
+    let wasi = wasi_cli(&w, args);
+    assert_eq!(wasi.code, native.code, "{args:?}: exit code; stderr {}", text(&wasi.stderr));
+    assert!(wasi.stdout == native.stdout, "{args:?}: stdout differs");
+    assert_eq!(text(&wasi.stderr), text(&native.stderr), "{args:?}: stderr");
+    for f in files {
+        let (a, b) = (std::fs::read(n.join(f)).unwrap(), std::fs::read(w.join(f)).unwrap());
+        assert!(a == b, "{args:?}: {f} differs");
+    }
+    wasi
+}
+
+#[test]
+fn command_page_writes_and_thermal_equal_the_native_cli() {
+    let (qr, md) = (read(QR), read(MARKDOWN));
+    let url = "https://example.com";
+    let budget = ["--instruction-budget", "50000000"];
+    let args = [&["page-writes", "target.wasm", "--input", url, "--stats"][..], &budget].concat();
+    let r = same_as_native("pw", &qr, &args, &[]);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.starts_with(b"page,region,") && !r.stderr.is_empty());
+    let args = ["thermal", "target.wasm", "--input", MD_INPUT, "--instruction-budget", "20000000", "--stats"];
+    let r = same_as_native(
+        "th",
+        &md,
+        &[&args[..], &["-o", "out.ktx2", "--png", "out.png"]].concat(),
+        &["out.ktx2", "out.png"],
+    );
+    assert_eq!(r.code, 0);
+    // An input file (`-F input=@PATH`) read through the preopened directory.
+    let args = [&["page-writes", "target.wasm", "--input-file", "url.txt"][..], &budget].concat();
+    let r = same_as_native("pw-file", &qr, &args, &[]);
+    assert_eq!(r.code, 0);
+}
+
+#[test]
+fn command_failures_equal_the_native_cli() {
+    let qr = read(QR);
+    // Rejections: mode 2 and mode 8.
+    let store = wat::parse_str(STORE_TARGET).unwrap();
+    let r = same_as_native("gen", &store, &["page-writes", "target.wasm", "--input", "x"], &[]);
+    assert_eq!(cli_rejection(&r).1, 2);
+    let args = ["thermal", "target.wasm", "--input", "https://example.com", "--first-page", "82"];
+    let args = [&args[..], &["-o", "x.ktx2", "--instruction-budget", "10000000"]].concat();
+    let r = same_as_native("mode8", &qr, &args, &[]);
+    assert_eq!(cli_rejection(&r).1, 8);
+    // The form builder's refusal.
+    let r = same_as_native("unbuildable", &store, &["page-writes", "target.wasm", "-u", "a\"b=1"], &[]);
+    assert_eq!(r.code, 1);
+    // A missing file: the OS message differs between Linux and WASI; the rest is the same.
+    let (n, w) = (dir_with_target("missing-native", &qr), dir_with_target("missing-wasi", &qr));
+    let args = ["page-writes", "nothing.wasm"];
+    let (native, wasi) = (native_cli(&n, &args), wasi_cli(&w, &args));
+    assert_eq!((native.code, wasi.code), (1, 1));
+    for r in [&native, &wasi] {
+        assert!(text(&r.stderr).starts_with("qip-memory: cannot read nothing.wasm: "), "{}", text(&r.stderr));
+    }
+}
+
+#[test]
+fn command_count_and_version_equal_the_native_cli() {
+    let args = ["count", "add.wasm", "--invoke", "add", "--arg", "i32:2", "--arg", "i32:40"];
+    let (n, w) = (dir_with_target("count-native", b""), dir_with_target("count-wasi", b""));
+    let add = wat::parse_str(ADD).unwrap();
+    std::fs::write(n.join("add.wasm"), &add).unwrap();
+    std::fs::write(w.join("add.wasm"), &add).unwrap();
+    // stderr holds timings; stdout the counters and the result.
+    let (native, wasi) = (native_cli(&n, &args), wasi_cli(&w, &args));
+    assert_eq!((native.code, wasi.code), (0, 0));
+    assert_eq!(text(&wasi.stdout), text(&native.stdout));
+    assert!(text(&wasi.stdout).ends_with("result [I32(42)]\n"), "{}", text(&wasi.stdout));
+    let r = same_as_native("version", b"", &["--version"], &[]);
+    assert_eq!(r.code, 0);
+}
+
+#[test]
+fn command_usage_errors_exit_1_under_wasi() {
+    // clap's usage errors exit 2 natively; WASI 0.2's `exit` has only success and failure, so
+    // the command exits 1 with the same message.
+    let d = dir_with_target("usage", b"");
+    let (native, wasi) =
+        (native_cli(&d, &["thermal", "target.wasm"]), wasi_cli(&d, &["thermal", "target.wasm"]));
+    assert_eq!((native.code, wasi.code), (2, 1));
+    assert_eq!(text(&wasi.stderr), text(&native.stderr));
+    assert!(text(&wasi.stderr).starts_with("error: the following required arguments were not provided:"));
+}
+
+#[test]
+fn command_has_no_run_subcommand() {
+    // `run` needs wasmtime: the WASI build does not know it, the native one does.
+    let d = dir_with_target("norun", b"");
+    let wasi = wasi_cli(&d, &["run", "x.wasm"]);
+    assert_ne!(wasi.code, 0);
+    assert!(text(&wasi.stderr).contains("unrecognized subcommand 'run'"), "{}", text(&wasi.stderr));
+    let native = native_cli(&d, &["run"]);
+    assert_eq!(native.code, 1);
+    assert_eq!(text(&native.stderr), "qip-memory: run: no stage given (see qip-memory run --help)\n");
+}
+
+// ------------------------------------------------------------------ JavaScript through jco
+
+/// Runs `tests/jco/call.mjs` (the reactor transpiled by jco, called from Node) with `args`:
+/// `Ok(())` when it wrote its output file, the rejection payload otherwise.
+fn jco_call(args: &[&str]) -> Result<(), (u32, u32, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let o = Command::new("node").arg(root.join("tests/jco/call.mjs")).args(args).output().expect("node runs");
+    match o.status.code() {
+        Some(0) => Ok(()),
+        Some(3) => {
+            // `OFFSET MODE MESSAGE`
+            let line = text(&o.stdout);
+            let mut fields = line.trim_end_matches('\n').splitn(3, ' ');
+            let mut number = || fields.next().unwrap().parse().unwrap();
+            let (offset, mode) = (number(), number());
+            Err((offset, mode, fields.next().unwrap().to_owned()))
+        }
+        _ => panic!("node {args:?} failed: {}", text(&o.stderr)),
+    }
+}
+
+#[test]
+#[ignore = "needs Node and the jco output in tests/jco/generated: run by `make jco-check`"]
+fn jco_transpiled_component_equals_the_cli() {
+    let (qr, md) = (artifact(QR), artifact(MARKDOWN));
+    let url = "https://example.com";
+    let cases: [(&Path, &str, &str, &[&str]); 6] = [
+        (&qr, url, "10000000", &[]),
+        (&md, MD_INPUT, "20000000", &[]),
+        (&qr, url, "10000000", &["1", "0"]),
+        (&md, MD_INPUT, "20000000", &["0", "16"]),
+        (&qr, url, "1000", &[]),
+        (&qr, url, "10000000", &["1", "82"]),
+    ];
+    for (i, (target, input, budget, heat)) in cases.into_iter().enumerate() {
+        let d = dir_with_target(&format!("jco{i}"), &std::fs::read(target).unwrap());
+        let (out, native_out) = (d.join("jco.out"), d.join("native.out"));
+        let target = d.join("target.wasm");
+        let (target, out) = (target.to_str().unwrap(), out.to_str().unwrap());
+        let (js, native) = if heat.is_empty() {
+            let js = jco_call(&["page-table", target, input, budget, out]);
+            (js, native_cli(&d, &strs(&tool_args("page-writes", Some(input), &[], budget))))
+        } else {
+            let js = jco_call(&["heat-map", target, input, budget, heat[0], heat[1], out]);
+            let mut args = tool_args("thermal", Some(input), &[], budget);
+            args.extend(
+                ["--normalize", heat[0], "--first-page", heat[1], "-o", "native.out"].map(String::from),
+            );
+            (js, native_cli(&d, &strs(&args)))
+        };
+        match js {
+            Ok(()) => {
+                assert_eq!(native.code, 0, "case {i}: {}", text(&native.stderr));
+                let got = std::fs::read(out).unwrap();
+                let expected =
+                    if heat.is_empty() { native.stdout } else { std::fs::read(native_out).unwrap() };
+                let expected =
+                    if heat.is_empty() { expected[..expected.len() - 1].to_vec() } else { expected };
+                assert!(got == expected, "case {i}: jco output differs from the CLI");
+            }
+            Err(r) => assert_eq!(r, cli_rejection(&native), "case {i}"),
+        }
+    }
+}
