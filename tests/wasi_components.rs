@@ -1,11 +1,14 @@
 //! The component-model builds under wasmtime with WASI preview 2 (`wasmtime-wasi`):
 //!
 //! * `application/wasm/qip-memory.component.wasm`, the reactor exporting
-//!   `qip:memory/analyzers` (`wit/memory.wit`), called through `bindgen!`: outputs
-//!   byte-identical to the native CLI and rejections with the CLI's offset, mode and message
-//!   (`memory-tools.md` 1.1), on the real targets and on WAT targets; offsets also checked
-//!   against the request written out by hand (`common::content::body`, filename
-//!   `target.wasm`);
+//!   `qip:memory/analyzers` and `qip:memory/heap` (`wit/memory.wit`), called through
+//!   `bindgen!`: outputs byte-identical to the native CLI and rejections with the CLI's offset,
+//!   mode and message (`memory-tools.md` 1.1), on the real targets and on WAT targets; offsets
+//!   also checked against the request written out by hand (`common::content::body`, filename
+//!   `target.wasm`); the heap views byte-identical to `qip-memory heap analyze|diff` on the
+//!   AssemblyScript fixtures (`make as-fixtures`) for every sort and `top`, and heap rejections
+//!   with the offset and mode of `assemblyscript-heap-analyzer-json.wasm` on the same request
+//!   and the CLI's message;
 //! * `application/wasm/qip-memory-cli.wasm`, the CLI as a WASI command, run with arguments, a
 //!   preopened directory and captured stdout/stderr: stdout, stderr, written files and exit
 //!   codes compared with `qip-memory` run natively on the same files.
@@ -13,6 +16,8 @@
 //! `make test` builds the artifacts first; a missing one is built here with `make`.
 
 mod common;
+#[path = "common/heap.rs"]
+mod fixtures;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -33,6 +38,9 @@ mod bindings {
 
 use bindings::Memory;
 use bindings::exports::qip::memory::analyzers::{HeatMapOptions, PageTableOptions, Rejection};
+use bindings::exports::qip::memory::heap::{
+    AnalyzeOptions, ComparisonSort, ConstructorSort, DiffOptions, Rejection as HeapRejection,
+};
 
 const REACTOR: &str = "application/wasm/qip-memory.component.wasm";
 const COMMAND: &str = "application/wasm/qip-memory-cli.wasm";
@@ -362,6 +370,180 @@ fn unbuildable_arguments_are_mode_0_at_offset_0() {
     assert!(got.2.starts_with("cannot build the request: a form field name must be printable ASCII"));
 }
 
+// ------------------------------------------------------------------ the reactor: heap
+
+const AS_BUILD: &str = "tests/assemblyscript/build";
+const HEAP_COMPONENT: &str = "application/wasm/assemblyscript-heap-analyzer-json.wasm";
+
+/// A fixture of `make as-fixtures` (`tests/assemblyscript/build/NAME`).
+fn as_fixture(name: &str) -> Vec<u8> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join(AS_BUILD).join(name);
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e} (run `make as-fixtures`)", p.display()))
+}
+
+fn heap_analyze(
+    wasm: &[u8],
+    dump: &[u8],
+    sort: ConstructorSort,
+    top: Option<u32>,
+) -> Result<String, HeapRejection> {
+    let (mut store, memory) = reactor();
+    memory.qip_memory_heap().call_heap_analyze(&mut store, wasm, dump, AnalyzeOptions { sort, top }).unwrap()
+}
+
+fn heap_diff(
+    wasm: &[u8],
+    before: &[u8],
+    after: &[u8],
+    sort: ComparisonSort,
+    top: Option<u32>,
+) -> Result<String, HeapRejection> {
+    let (mut store, memory) = reactor();
+    memory
+        .qip_memory_heap()
+        .call_heap_diff(&mut store, wasm, before, after, DiffOptions { sort, top })
+        .unwrap()
+}
+
+/// A directory holding `files` as (name, bytes).
+fn dir_with(test: &str, files: &[(&str, &[u8])]) -> PathBuf {
+    let d = dir_with_target(test, b"");
+    for (name, bytes) in files {
+        std::fs::write(d.join(name), bytes).unwrap();
+    }
+    d
+}
+
+/// The JSON `qip-memory heap ARGS` prints, without its newline.
+fn native_heap_json(d: &Path, args: &[&str]) -> String {
+    let r = native_cli(d, &[&["heap"], args].concat());
+    assert_eq!(r.code, 0, "heap {args:?}: {}", text(&r.stderr));
+    text(&r.stdout).strip_suffix('\n').expect("the CLI ends with a newline").to_owned()
+}
+
+#[test]
+fn heap_views_equal_the_cli() {
+    let (wasm, dump) = (as_fixture("dwarf_fixture.wasm"), as_fixture("dwarf_fixture.1.dump"));
+    let d = dir_with("heap_analyze", &[("x.wasm", &wasm), ("x.dump", &dump)]);
+    let sorts = [
+        (ConstructorSort::Retained, "retained"),
+        (ConstructorSort::Shallow, "shallow"),
+        (ConstructorSort::Count, "count"),
+    ];
+    for (sort, name) in sorts {
+        for (top, top_arg) in
+            [(None, None), (Some(1), Some("1")), (Some(5), Some("5")), (Some(1000), Some("1000"))]
+        {
+            let mut args = vec!["analyze", "x.dump", "--wasm", "x.wasm", "--sort", name];
+            args.extend(top_arg.map(|t| ["--top", t]).into_iter().flatten());
+            let got = heap_analyze(&wasm, &dump, sort, top).unwrap();
+            assert!(got == native_heap_json(&d, &args), "{args:?}: JSON differs from the CLI");
+        }
+    }
+    // The real program's TreeNode row as computed by hand in tests/heap_assemblyscript.rs.
+    let json: serde_json::Value =
+        serde_json::from_str(&heap_analyze(&wasm, &dump, ConstructorSort::Retained, None).unwrap()).unwrap();
+    let rows = json["constructors"].as_array().unwrap();
+    let tree = rows.iter().find(|r| r["className"].as_str().unwrap().ends_with("TreeNode")).unwrap();
+    assert_eq!((tree["count"].as_u64(), tree["totalRetainedSize"].as_u64()), (Some(31), Some(4128)));
+
+    let wasm = as_fixture("alloc_free.wasm");
+    let (before, after) = (as_fixture("alloc_free.1.dump"), as_fixture("alloc_free.2.dump"));
+    let d = dir_with("heap_diff", &[("x.wasm", &wasm), ("1.dump", &before), ("2.dump", &after)]);
+    let sorts = [
+        (ComparisonSort::Delta, "delta"),
+        (ComparisonSort::Alloc, "alloc"),
+        (ComparisonSort::Freed, "freed"),
+        (ComparisonSort::Count, "count"),
+    ];
+    for (sort, name) in sorts {
+        for (top, top_arg) in [(None, None), (Some(1), Some("1"))] {
+            let mut args = vec!["diff", "1.dump", "2.dump", "--wasm", "x.wasm", "--sort", name];
+            args.extend(top_arg.map(|t| ["--top", t]).into_iter().flatten());
+            let got = heap_diff(&wasm, &before, &after, sort, top).unwrap();
+            assert!(got == native_heap_json(&d, &args), "{args:?}: JSON differs from the CLI");
+        }
+    }
+}
+
+/// The request the heap interface documents, written out by hand: the files as `module.wasm`,
+/// `heap.dump` (or `before.dump`, `after.dump`).
+fn heap_request(files: &[(&str, &str, &[u8])]) -> Vec<u8> {
+    let fields: Vec<common::content::Field<'_>> =
+        files.iter().map(|(name, file, bytes)| (*name, Some(*file), *bytes)).collect();
+    body(ZERO_UUID, &fields)
+}
+
+/// `(offset, mode)` of the heap Content component on `request`.
+fn content_rejection(request: &[u8]) -> (u32, u32) {
+    common::content::Component::new(HEAP_COMPONENT).render(request).expect_err("the component accepted it")
+}
+
+/// The message `qip-memory heap ARGS` prints alone on stderr, exiting 1.
+fn native_heap_message(d: &Path, args: &[&str]) -> String {
+    let r = native_cli(d, &[&["heap"], args].concat());
+    assert_eq!(r.code, 1, "heap {args:?}");
+    text(&r.stderr).strip_suffix('\n').unwrap().to_owned()
+}
+
+#[test]
+fn heap_rejections_equal_the_content_component_and_the_cli() {
+    use fixtures::{WASM_HEADER, s1_dump, s2_dump, syn_debug_info, syn_wasm, syn_wasm_with};
+    let (s1, s2, syn) = (s1_dump(), s2_dump(), syn_wasm(false));
+    let mut bad_magic = s1.clone();
+    bad_magic[0] ^= 0xff;
+    let mut info = syn_debug_info(56);
+    info[16] = 3;
+    let bad_dwarf = syn_wasm_with(false, &info);
+    let truncated = s1[..24 + 2614].to_vec();
+    // (wasm, dump, expected mode): modes 1–5 of the heap component's table.
+    let cases: [(&[u8], &[u8], u32); 6] = [
+        (&syn, &bad_magic, 1),
+        (b"nope", &s1, 2),
+        (WASM_HEADER, &s1, 3),
+        (&bad_dwarf, &s1, 4),
+        (&syn, &truncated, 5),
+        // The dump is read before the wasm (WARPO's order).
+        (b"nope", &bad_magic, 1),
+    ];
+    for (i, (wasm, dump, mode)) in cases.into_iter().enumerate() {
+        let got = heap_analyze(wasm, dump, ConstructorSort::Retained, None).unwrap_err();
+        let request = heap_request(&[("wasm", "module.wasm", wasm), ("dump", "heap.dump", dump)]);
+        assert_eq!((got.offset, got.mode), content_rejection(&request), "case {i}");
+        assert_eq!(got.mode, mode, "case {i}");
+        let d = dir_with(&format!("heap_reject{i}"), &[("m.wasm", wasm), ("h.dump", dump)]);
+        assert_eq!(
+            got.message,
+            native_heap_message(&d, &["analyze", "h.dump", "--wasm", "m.wasm"]),
+            "case {i}"
+        );
+        // The same files as the after dump of a diff: the same mode, at the after part.
+        let got = heap_diff(wasm, &s2, dump, ComparisonSort::Delta, None);
+        let request = heap_request(&[
+            ("wasm", "module.wasm", wasm),
+            ("before", "before.dump", &s2),
+            ("after", "after.dump", dump),
+        ]);
+        if mode == 1 || mode == 5 {
+            let got = got.unwrap_err();
+            assert_eq!((got.offset, got.mode), content_rejection(&request), "diff case {i}");
+        }
+    }
+    // `top: some(0)`: the CLI's `--top 0`, mode 6 at the request's end; only once the analysis
+    // succeeded (a bad dump still wins).
+    let got = heap_analyze(&syn, &s1, ConstructorSort::Count, Some(0)).unwrap_err();
+    let request = heap_request(&[("wasm", "module.wasm", &syn), ("dump", "heap.dump", &s1)]);
+    assert_eq!((got.offset, got.mode), (request.len() as u32, 6));
+    let d = dir_with("heap_top0", &[("m.wasm", &syn), ("h.dump", &s1)]);
+    assert_eq!(
+        got.message,
+        native_heap_message(&d, &["analyze", "h.dump", "--wasm", "m.wasm", "--top", "0"])
+    );
+    assert_eq!(heap_analyze(&syn, &bad_magic, ConstructorSort::Count, Some(0)).unwrap_err().mode, 1);
+    let got = heap_diff(&syn, &s1, &s2, ComparisonSort::Freed, Some(0)).unwrap_err();
+    assert_eq!((got.mode, got.message.as_str()), (6, "--top must be a positive integer"));
+}
+
 // ------------------------------------------------------------------ the command
 
 /// Runs `args` natively and as the WASI command, each in its own copy of a directory holding
@@ -465,6 +647,54 @@ fn command_usage_errors_exit_1_under_wasi() {
 }
 
 #[test]
+fn command_heap_equals_the_native_cli() {
+    let (wasm, dump) = (as_fixture("dwarf_fixture.wasm"), as_fixture("dwarf_fixture.1.dump"));
+    let af = as_fixture("alloc_free.wasm");
+    let (before, after) = (as_fixture("alloc_free.1.dump"), as_fixture("alloc_free.2.dump"));
+    let no_dwarf = as_fixture("dwarf_fixture.no-dwarf.wasm");
+    // Runs `args` natively and as the WASI command in copies of one directory of fixtures.
+    let same = |test: &str, args: &[&str]| {
+        let files: [(&str, &[u8]); 6] = [
+            ("x.wasm", &wasm),
+            ("x.dump", &dump),
+            ("af.wasm", &af),
+            ("1.dump", &before),
+            ("2.dump", &after),
+            ("plain.wasm", &no_dwarf),
+        ];
+        let (n, w) = (dir_with(&format!("{test}-native"), &files), dir_with(&format!("{test}-wasi"), &files));
+        let (native, wasi) = (native_cli(&n, args), wasi_cli(&w, args));
+        assert_eq!(wasi.code, native.code, "{args:?}: exit code; stderr {}", text(&wasi.stderr));
+        assert!(wasi.stdout == native.stdout, "{args:?}: stdout differs");
+        assert_eq!(text(&wasi.stderr), text(&native.stderr), "{args:?}: stderr");
+        wasi
+    };
+    let r = same("heap-analyze", &["heap", "analyze", "x.dump", "--wasm", "x.wasm"]);
+    assert_eq!(r.code, 0);
+    assert!(text(&r.stdout).starts_with("{\n  \"totalHeapSize\": "), "{}", text(&r.stdout));
+    let r = same(
+        "heap-analyze-top",
+        &["heap", "analyze", "x.dump", "--wasm", "x.wasm", "--sort", "count", "--top", "3"],
+    );
+    assert_eq!(r.code, 0);
+    let r = same("heap-diff", &["heap", "diff", "1.dump", "2.dump", "--wasm", "af.wasm", "--sort", "freed"]);
+    assert_eq!(r.code, 0);
+    assert!(text(&r.stdout).contains("\"className\": "), "{}", text(&r.stdout));
+    // WARPO's messages alone on stderr, exit 1: no DWARF, a wasm given as the dump, a bad sort,
+    // --top 0.
+    for (test, args) in [
+        ("heap-nodwarf", &["heap", "analyze", "x.dump", "--wasm", "plain.wasm"][..]),
+        ("heap-magic", &["heap", "analyze", "x.wasm", "--wasm", "x.wasm"]),
+        ("heap-sort", &["heap", "diff", "1.dump", "2.dump", "--wasm", "af.wasm", "--sort", "size"]),
+        ("heap-top", &["heap", "analyze", "x.dump", "--wasm", "x.wasm", "--top", "0"]),
+    ] {
+        let r = same(test, args);
+        assert_eq!(r.code, 1, "{args:?}");
+        assert!(!text(&r.stderr).starts_with("qip-memory:"), "{}", text(&r.stderr));
+    }
+}
+
+#[test]
 fn command_has_no_run_subcommand() {
     // `run` needs wasmtime: the WASI build does not know it, the native one does.
     let d = dir_with_target("norun", b"");
@@ -537,6 +767,61 @@ fn jco_transpiled_component_equals_the_cli() {
                 assert!(got == expected, "case {i}: jco output differs from the CLI");
             }
             Err(r) => assert_eq!(r, cli_rejection(&native), "case {i}"),
+        }
+    }
+    // The heap interface: JSON equal to `qip-memory heap` (without its newline); WARPO's
+    // message and the reactor's offset/mode on a rejection.
+    let (wasm, dump) = (as_fixture("dwarf_fixture.wasm"), as_fixture("dwarf_fixture.1.dump"));
+    let af = as_fixture("alloc_free.wasm");
+    let (before, after) = (as_fixture("alloc_free.1.dump"), as_fixture("alloc_free.2.dump"));
+    let d = dir_with(
+        "jco-heap",
+        &[("x.wasm", &wasm), ("x.dump", &dump), ("af.wasm", &af), ("1.dump", &before), ("2.dump", &after)],
+    );
+    let p = |f: &str| d.join(f).to_str().unwrap().to_owned();
+    let out = p("jco.json");
+    let cases: [(&[&str], &[&str]); 5] = [
+        (
+            &["heap-analyze", &p("x.wasm"), &p("x.dump"), "retained", "-"],
+            &["analyze", "x.dump", "--wasm", "x.wasm"],
+        ),
+        (
+            &["heap-analyze", &p("x.wasm"), &p("x.dump"), "count", "3"],
+            &["analyze", "x.dump", "--wasm", "x.wasm", "--sort", "count", "--top", "3"],
+        ),
+        (
+            &["heap-diff", &p("af.wasm"), &p("1.dump"), &p("2.dump"), "alloc", "-"],
+            &["diff", "1.dump", "2.dump", "--wasm", "af.wasm", "--sort", "alloc"],
+        ),
+        (
+            &["heap-analyze", &p("x.wasm"), &p("x.wasm"), "retained", "-"],
+            &["analyze", "x.wasm", "--wasm", "x.wasm"],
+        ),
+        (
+            &["heap-analyze", &p("x.wasm"), &p("x.dump"), "shallow", "0"],
+            &["analyze", "x.dump", "--wasm", "x.wasm", "--top", "0"],
+        ),
+    ];
+    for (i, (js_args, cli_args)) in cases.into_iter().enumerate() {
+        match jco_call(&[js_args, &[out.as_str()]].concat()) {
+            Ok(()) => assert_eq!(
+                text(&std::fs::read(&out).unwrap()),
+                native_heap_json(&d, cli_args),
+                "heap case {i}"
+            ),
+            Err((offset, mode, message)) => {
+                assert_eq!(message, native_heap_message(&d, cli_args), "heap case {i}");
+                // Both rejecting cases are heap-analyze calls with sort retained or shallow.
+                let sort = if js_args[3] == "shallow" {
+                    ConstructorSort::Shallow
+                } else {
+                    ConstructorSort::Retained
+                };
+                let top = js_args[4].parse().ok();
+                let reactor =
+                    heap_analyze(&wasm, &std::fs::read(js_args[2]).unwrap(), sort, top).unwrap_err();
+                assert_eq!((offset, mode), (reactor.offset, reactor.mode), "heap case {i}");
+            }
         }
     }
 }

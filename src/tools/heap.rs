@@ -37,8 +37,11 @@
 
 use alloc::format;
 use alloc::string::{String, ToString};
+use alloc::vec::Vec;
 
 use super::Rejection;
+use super::request::unbuildable;
+use crate::content::form::{self, DEFAULT_BOUNDARY, FieldSource};
 use crate::content::multipart::{self, MultipartError, MultipartErrorKind, Part};
 use crate::heap::{
     Analyzer, ComparisonSort, ConstructorSort, Dump, HeapError, comparison_json, snapshot_json, views,
@@ -113,6 +116,52 @@ pub fn error_mode(e: &HeapError) -> Option<u32> {
         | HeapError::ScanLimitExceeded { .. } => 5,
         _ => return None,
     })
+}
+
+/// The filenames [`analyze_request`] and [`diff_request`] give the files (the front ends that
+/// call them have bytes, not paths): the wasm binary, the dump, the two dumps.
+pub const WASM_FILENAME: &str = "module.wasm";
+/// See [`WASM_FILENAME`].
+pub const DUMP_FILENAME: &str = "heap.dump";
+/// See [`WASM_FILENAME`].
+pub const BEFORE_FILENAME: &str = "before.dump";
+/// See [`WASM_FILENAME`].
+pub const AFTER_FILENAME: &str = "after.dump";
+
+/// The request `qip run -F wasm=@module.wasm -F dump=@heap.dump` sends to the heap analyzer
+/// component (`qip-content.md` A.10, [`DEFAULT_BOUNDARY`]): the constructor view of `dump`.
+/// Front ends that hold the files' bytes (the component-model build) build it here, so their
+/// rejection offsets are the component's.
+///
+/// # Errors
+/// Mode 0 at offset 0 when a file contains the boundary's delimiter line (see
+/// [`form::build_body`]).
+pub fn analyze_request(wasm: &[u8], dump: &[u8]) -> Result<Vec<u8>, Rejection> {
+    files_request(&[("wasm", WASM_FILENAME, wasm), ("dump", DUMP_FILENAME, dump)])
+}
+
+/// The request `qip run -F wasm=@module.wasm -F before=@before.dump -F after=@after.dump`
+/// sends: the comparison view of the two dumps. As [`analyze_request`].
+///
+/// # Errors
+/// As [`analyze_request`].
+pub fn diff_request(wasm: &[u8], before: &[u8], after: &[u8]) -> Result<Vec<u8>, Rejection> {
+    files_request(&[
+        ("wasm", WASM_FILENAME, wasm),
+        ("before", BEFORE_FILENAME, before),
+        ("after", AFTER_FILENAME, after),
+    ])
+}
+
+/// `(field name, filename, bytes)` as file parts, in order.
+fn files_request(files: &[(&str, &str, &[u8])]) -> Result<Vec<u8>, Rejection> {
+    let fields: Vec<(String, FieldSource)> = files
+        .iter()
+        .map(|(name, filename, bytes)| {
+            (name.to_string(), FieldSource::File { bytes: bytes.to_vec(), filename: filename.to_string() })
+        })
+        .collect();
+    form::build_body(&fields, DEFAULT_BOUNDARY).map_err(unbuildable)
 }
 
 /// The fields of a request.
@@ -236,6 +285,37 @@ mod tests {
             }
         }
         assert_eq!(mode_description(8), "unknown rejection mode");
+    }
+
+    #[test]
+    fn requests_of_the_file_front_ends() {
+        let body = analyze_request(b"\0asm", b"D").unwrap();
+        let expected: &[u8] = b"--uuid-00000000-0000-0000-0000-000000000000\r\n\
+            Content-Disposition: form-data; name=\"wasm\"; filename=\"module.wasm\"\r\n\
+            Content-Type: application/octet-stream\r\n\
+            \r\n\
+            \0asm\r\n\
+            --uuid-00000000-0000-0000-0000-000000000000\r\n\
+            Content-Disposition: form-data; name=\"dump\"; filename=\"heap.dump\"\r\n\
+            Content-Type: application/octet-stream\r\n\
+            \r\n\
+            D\r\n\
+            --uuid-00000000-0000-0000-0000-000000000000--\r\n";
+        assert_eq!(body, expected);
+        let slot = crate::content::form::DEFAULT_CONTENT_TYPE.as_bytes();
+        let (view, f) = parse_request(&body, slot).unwrap();
+        assert_eq!(view, View::Constructors);
+        assert_eq!(f.dump.unwrap().bytes, b"D");
+        let body = diff_request(b"W", b"B", b"A").unwrap();
+        let (view, f) = parse_request(&body, slot).unwrap();
+        assert_eq!(view, View::Comparison);
+        assert_eq!(
+            (f.wasm.unwrap().bytes, f.before.unwrap().bytes, f.after.unwrap().bytes),
+            (&b"W"[..], &b"B"[..], &b"A"[..])
+        );
+        // A dump holding the delimiter line cannot be sent: mode 0 at offset 0.
+        let r = analyze_request(b"W", b"x\r\n--uuid-00000000-0000-0000-0000-000000000000\r\ny").unwrap_err();
+        assert_eq!((r.offset, r.mode), (0, 0));
     }
 
     #[test]

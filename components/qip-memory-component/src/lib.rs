@@ -1,15 +1,18 @@
 //! `qip-memory.component.wasm`: a component-model reactor (`wasm32-wasip2`) exporting the
-//! interface `qip:memory/analyzers` of `wit/memory.wit`. Argument conversion only; no logic
-//! of its own.
+//! interfaces `qip:memory/analyzers` and `qip:memory/heap` of `wit/memory.wit`. Argument
+//! conversion only; no logic of its own.
 //!
-//! Each function builds the request of [`qip_memory::tools::request::request_from_bytes`] (the
-//! one `qip-memory page-writes target.wasm --input INPUT -u KEY=VALUE...` sends) and passes it
-//! with the default multipart content type to the library function the CLI and the QIP
-//! Content components run, so outputs and rejection offsets are theirs.
+//! Each function builds the request a Content front end would send (for `analyzers`
+//! [`qip_memory::tools::request::request_from_bytes`], the one of `qip-memory page-writes
+//! target.wasm --input INPUT -u KEY=VALUE...`; for `heap`
+//! [`qip_memory::tools::heap::analyze_request`] and [`qip_memory::tools::heap::diff_request`])
+//! and passes it with the default multipart content type to the library function the CLI and
+//! the QIP Content components run, so outputs and rejection offsets are theirs.
 
 use qip_memory::content::form::DEFAULT_CONTENT_TYPE;
+use qip_memory::heap::HeapError;
 use qip_memory::tools::request::request_from_bytes;
-use qip_memory::tools::{self, page_writes, thermal};
+use qip_memory::tools::{self, heap, page_writes, thermal};
 
 wit_bindgen::generate!({
     world: "memory",
@@ -17,6 +20,10 @@ wit_bindgen::generate!({
 });
 
 use exports::qip::memory::analyzers::{Guest, HeatMapOptions, PageTableOptions, Rejection};
+use exports::qip::memory::heap::{
+    AnalyzeOptions, ComparisonSort, ConstructorSort, DiffOptions, Guest as HeapGuest,
+    Rejection as HeapRejection,
+};
 
 /// The exported implementation.
 struct Memory;
@@ -59,6 +66,65 @@ impl Guest for Memory {
         thermal::thermal(&request, DEFAULT_CONTENT_TYPE.as_bytes(), options)
             .map(|out| out.ktx2)
             .map_err(rejection)
+    }
+}
+
+/// The WIT record of a heap analyzer rejection.
+fn heap_rejection(r: tools::Rejection) -> HeapRejection {
+    HeapRejection { offset: r.offset, mode: r.mode, message: r.message }
+}
+
+/// The component's `top` uniform (0 keeps all rows) for an optional `--top`. `some(0)` is
+/// WARPO's `--top must be a positive integer`, mode 6 (a bad uniform value) at the end of the
+/// request; the caller reports it only after the analysis succeeded, in the CLI's order.
+fn top_uniform(top: Option<u32>, request_len: usize) -> Result<u32, HeapRejection> {
+    match top {
+        None => Ok(0),
+        Some(0) => Err(HeapRejection {
+            offset: u32::try_from(request_len).unwrap_or(u32::MAX),
+            mode: 6,
+            message: HeapError::InvalidTop.to_string(),
+        }),
+        Some(n) => Ok(n),
+    }
+}
+
+/// Runs the heap analyzer on `request`; a `some(0)` top is refused after the analysis.
+fn heap_json(request: &[u8], sort: u32, top: Option<u32>) -> Result<String, HeapRejection> {
+    let top_code = top_uniform(top, request.len());
+    let json =
+        heap::heap_json(request, DEFAULT_CONTENT_TYPE.as_bytes(), sort, *top_code.as_ref().unwrap_or(&0))
+            .map_err(heap_rejection)?;
+    top_code.map(|_| json)
+}
+
+impl HeapGuest for Memory {
+    fn heap_analyze(wasm: Vec<u8>, dump: Vec<u8>, options: AnalyzeOptions) -> Result<String, HeapRejection> {
+        let request = heap::analyze_request(&wasm, &dump).map_err(heap_rejection)?;
+        // The sort codes of the component's `sort` uniform (tools::heap::constructor_sort).
+        let sort = match options.sort {
+            ConstructorSort::Retained => 0,
+            ConstructorSort::Shallow => 1,
+            ConstructorSort::Count => 2,
+        };
+        heap_json(&request, sort, options.top)
+    }
+
+    fn heap_diff(
+        wasm: Vec<u8>,
+        before: Vec<u8>,
+        after: Vec<u8>,
+        options: DiffOptions,
+    ) -> Result<String, HeapRejection> {
+        let request = heap::diff_request(&wasm, &before, &after).map_err(heap_rejection)?;
+        // The sort codes of the component's `sort` uniform (tools::heap::comparison_sort).
+        let sort = match options.sort {
+            ComparisonSort::Delta => 0,
+            ComparisonSort::Alloc => 1,
+            ComparisonSort::Freed => 2,
+            ComparisonSort::Count => 3,
+        };
+        heap_json(&request, sort, options.top)
     }
 }
 

@@ -6,8 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
 use qip_memory::heap::{
-    Analyzer, ComparisonSort, ConstructorSort, Dump, HeapError, comparison_json, parse_top, snapshot_json,
-    views,
+    self, ComparisonSort, ConstructorSort, HeapError, comparison_json, parse_top, snapshot_json,
 };
 
 /// The `heap` subcommands.
@@ -58,33 +57,28 @@ fn top(value: Option<&String>) -> Result<Option<usize>, HeapError> {
     value.map(|v| parse_top(v)).transpose()
 }
 
-/// Runs a `heap` subcommand: the JSON text on success, WARPO's message on failure.
+/// Runs a `heap` subcommand: the JSON text on success, WARPO's message on failure. The
+/// analysis comes first (`qip_memory::heap::analyze` / `diff`, in WARPO's order), then
+/// `--sort`, then `--top`, as WARPO checks them.
 pub fn run(cmd: &HeapCommand) -> Result<String, String> {
     match cmd {
         HeapCommand::Analyze { dump, wasm, sort, top: n } => {
-            let dump_file = read(dump, "dump file")?;
+            let dump = read(dump, "dump file")?;
             let wasm = read(wasm, "wasm file")?;
             let go = || -> Result<String, HeapError> {
-                let dump = Dump::parse(&dump_file)?;
-                let mut snap = Analyzer::new(&wasm)?.analyze(&dump)?;
-                let sort = ConstructorSort::parse(sort)?;
-                snap.sort_and_truncate(sort, top(n.as_ref())?);
+                let mut snap = heap::analyze(&dump, &wasm)?;
+                snap.sort_and_truncate(ConstructorSort::parse(sort)?, top(n.as_ref())?);
                 Ok(snapshot_json(&snap))
             };
             go().map_err(|e| e.to_string())
         }
         HeapCommand::Diff { before, after, wasm, sort, top: n } => {
-            let before_file = read(before, "baseline dump file")?;
-            let after_file = read(after, "current dump file")?;
+            let before = read(before, "baseline dump file")?;
+            let after = read(after, "current dump file")?;
             let wasm = read(wasm, "wasm file")?;
             let go = || -> Result<String, HeapError> {
-                let before = Dump::parse(&before_file)?;
-                let analyzer = Analyzer::new(&wasm)?;
-                let before = analyzer.analyze(&before)?;
-                let after = analyzer.analyze(&Dump::parse(&after_file)?)?;
-                let mut c = views::compare(&before, &after);
-                let sort = ComparisonSort::parse(sort)?;
-                c.sort_and_truncate(sort, top(n.as_ref())?);
+                let mut c = heap::diff(&before, &after, &wasm)?;
+                c.sort_and_truncate(ComparisonSort::parse(sort)?, top(n.as_ref())?);
                 Ok(comparison_json(&c))
             };
             go().map_err(|e| e.to_string())
