@@ -8,7 +8,7 @@ CARGO ?= cargo
 # faster that way than their debug build is slow. tests/components.rs needs the test targets
 # and the components (it builds a missing one with make itself, but not a stale one).
 test: fmt-check check-nostd targets components as-fixtures
-	$(CARGO) test --release --all-targets
+	$(CARGO) test --profile test-opt --all-targets
 	cd $(AS_DIR)/dwarfgen && $(CARGO) test --quiet --target-dir target
 
 # Instructions per second against wasmi 2.0 on the project's workloads, in one run; then the
@@ -135,7 +135,7 @@ application/wasm/qip-memory-cli.wasm:
 jco-check: application/wasm/qip-memory.component.wasm targets
 	cd tests/jco && npm ci --no-audit --no-fund
 	cd tests/jco && npx jco transpile ../../application/wasm/qip-memory.component.wasm -o generated --quiet
-	$(CARGO) test --release --test wasi_components -- --ignored --exact jco_transpiled_component_equals_the_cli
+	$(CARGO) test --profile test-opt --test wasi_components -- --ignored --exact jco_transpiled_component_equals_the_cli
 
 check-targets: targets
 	python3 -c 'import wasmtime' 2>/dev/null || pip install wasmtime==50.0.1
