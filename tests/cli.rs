@@ -551,3 +551,116 @@ fn thermal_usage_and_failures() {
     let line = one_line_failure(&o);
     assert!(line.starts_with("qip-memory: cannot write "), "{line}");
 }
+
+#[test]
+fn thermal_writes_both_files_or_neither() {
+    let d = dir("thermal_outputs");
+    let store = module(
+        &d,
+        "store.wasm",
+        r#"(module (memory (export "memory") 1 1)
+          (func (export "output_bytes_cap") (result i32) i32.const 8)
+          (func (export "render") (param i32) (result i64) i32.const 0 i32.const 1 i32.store8 i64.const 1))"#,
+    );
+    let (ktx2, png) = (d.join("out.ktx2"), d.join("out.png"));
+    let (ktx2, png) = (ktx2.to_str().unwrap(), png.to_str().unwrap());
+    // The PNG cannot be written: the KTX2 file is not left behind either, nor a temporary.
+    let bad = d.join("no/such/dir.png");
+    let o = qip_memory(&["thermal", &store, "-o", ktx2, "--png", bad.to_str().unwrap()]);
+    assert_eq!(
+        one_line_failure(&o),
+        format!("qip-memory: cannot write {}: No such file or directory (os error 2)", bad.display())
+    );
+    let left: Vec<_> = std::fs::read_dir(&d).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left, ["store.wasm"], "files left behind");
+    // The same file named twice: refused before anything is written.
+    let o = qip_memory(&["thermal", &store, "-o", ktx2, "--png", ktx2]);
+    assert_eq!(one_line_failure(&o), format!("qip-memory: {ktx2} is named as two outputs"));
+    assert!(!Path::new(ktx2).exists());
+    // Both written: one 256 × 256 tile, 224 + 262,144 bytes of KTX2.
+    let o = qip_memory(&["thermal", &store, "-o", ktx2, "--png", png]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::metadata(ktx2).unwrap().len(), 224 + 4 * 256 * 256);
+    assert!(std::fs::read(png).unwrap().starts_with(b"\x89PNG\r\n\x1a\n"));
+    // --first-page is the component's i32 range.
+    let o = qip_memory(&["thermal", &store, "--first-page", "2147483648", "-o", ktx2]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("2147483648 is not in 0..=2147483647"), "{}", stderr(&o));
+}
+
+#[test]
+fn count_arguments_use_the_text_format_ranges() {
+    let d = dir("count_args");
+    let id = module(
+        &d,
+        "id.wasm",
+        r#"(module
+          (func (export "id32") (param i32) (result i32) local.get 0)
+          (func (export "id64") (param i64) (result i64) local.get 0))"#,
+    );
+    let result = |f: &str, arg: &str| {
+        let o = qip_memory(&["count", &id, "--invoke", f, "--arg", arg]);
+        let out = String::from_utf8(o.stdout.clone()).unwrap();
+        (o.status.code(), out.lines().last().unwrap_or("").to_owned(), stderr(&o))
+    };
+    // Signed, or unsigned up to 2^N − 1 as the same bits.
+    assert_eq!(result("id32", "i32:-2147483648").1, "result [I32(-2147483648)]");
+    assert_eq!(result("id32", "i32:4294967295").1, "result [I32(-1)]");
+    assert_eq!(result("id64", "i64:18446744073709551615").1, "result [I64(-1)]");
+    // Out of range: one line, nothing run.
+    for (f, arg) in
+        [("id32", "i32:4294967296"), ("id32", "i32:-2147483649"), ("id64", "i64:18446744073709551616")]
+    {
+        let (code, out, err) = result(f, arg);
+        assert_eq!(code, Some(1), "{arg}");
+        assert_eq!(out, "", "{arg}");
+        let ty = &arg[..3];
+        let v = &arg[4..];
+        assert_eq!(err, format!("qip-memory: argument {arg:?}: {v:?} is not a valid {ty}\n"));
+    }
+}
+
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    // `| head` closes the pipe: exit 0, nothing on stderr (as ripgrep); a full disk is a
+    // one-line failure.
+    let d = dir("closed_stdout");
+    let id = module(&d, "id.wasm", r#"(module (func (export "f") (result i32) i32.const 7))"#);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qip-memory"))
+        .args(["count", &id, "--invoke", "f"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    if Path::new("/dev/full").exists() {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_qip-memory"))
+            .args(["count", &id, "--invoke", "f"])
+            .stdout(full)
+            .output()
+            .unwrap();
+        // `count` prints its timing line on stderr first.
+        assert_eq!(o.status.code(), Some(1));
+        let err = stderr(&o);
+        let last = err.lines().last().unwrap();
+        assert_eq!(last, "qip-memory: writing to stdout: No space left on device (os error 28)", "{err}");
+    }
+}
+
+#[test]
+fn module_errors_are_one_line() {
+    // wasmparser pretty-prints the magic number over several lines; the CLI prints one.
+    let d = dir("bad_magic");
+    let not_wasm = file(&d, "x.wasm", b"ASHD\x02\0\0\0");
+    let o = qip_memory(&["count", &not_wasm, "--invoke", "f"]);
+    assert_eq!(
+        one_line_failure(&o),
+        format!(
+            "qip-memory: {not_wasm}: magic header not detected: bad magic number - expected=[ 0x0, 0x61, 0x73, 0x6d, ] actual=[ 0x41, 0x53, 0x48, 0x44, ] (at offset 0x0)"
+        )
+    );
+}

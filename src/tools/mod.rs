@@ -115,7 +115,7 @@ impl<'a> Request<'a> {
         let req = multipart::parse(request, content_type).map_err(|e| Rejection {
             offset: e.offset.min(request.len()) as u32,
             mode: 0,
-            message: format!("malformed request: {e}"),
+            message: format!("malformed multipart request: {}", multipart::describe(e.kind)),
         })?;
         let (input, input_offset) = match &req.input {
             Some(p) => (p.bytes, Some(p.offset)),

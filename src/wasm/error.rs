@@ -32,7 +32,13 @@ pub enum LoadErrorKind {
 impl LoadError {
     #[cold]
     pub(crate) fn invalid(e: wasmparser::BinaryReaderError) -> Self {
-        LoadError { offset: e.offset() as usize, kind: LoadErrorKind::Invalid, message: e.message().into() }
+        // Some decoder messages pretty-print byte arrays over several lines (the magic number's
+        // `expected=[\n    0x0,\n ...`); errors here are one line.
+        let message = match e.message().contains('\n') {
+            true => e.message().split_whitespace().collect::<alloc::vec::Vec<_>>().join(" "),
+            false => e.message().into(),
+        };
+        LoadError { offset: e.offset() as usize, kind: LoadErrorKind::Invalid, message }
     }
 
     #[cold]

@@ -10,8 +10,15 @@ fn parse_arg(s: &str) -> Result<Value, String> {
     let (ty, v) = s.split_once(':').ok_or_else(|| format!("argument {s:?} is not TYPE:VALUE"))?;
     let bad = || format!("argument {s:?}: {v:?} is not a valid {ty}");
     Ok(match ty {
-        "i32" => Value::I32(v.parse::<i64>().map_err(|_| bad())? as i32),
-        "i64" => Value::I64(v.parse().map_err(|_| bad())?),
+        // The text format's ranges: signed, or unsigned up to 2^N − 1 (the same bits).
+        "i32" => Value::I32(match v.parse::<i32>() {
+            Ok(n) => n,
+            Err(_) => v.parse::<u32>().map_err(|_| bad())? as i32,
+        }),
+        "i64" => Value::I64(match v.parse::<i64>() {
+            Ok(n) => n,
+            Err(_) => v.parse::<u64>().map_err(|_| bad())? as i64,
+        }),
         "f32" => Value::F32(v.parse::<f32>().map_err(|_| bad())?.to_bits()),
         "f64" => Value::F64(v.parse::<f64>().map_err(|_| bad())?.to_bits()),
         _ => {
@@ -43,21 +50,26 @@ pub fn count(
     let t1 = Instant::now();
     let result = store.call(func, &args);
     let run = t1.elapsed();
-    for (name, value) in store.counters().fields() {
-        println!("{name} {value}");
-    }
-    eprintln!(
-        "load {:.1} ms, run {:.1} ms ({:.1} M instructions/s)",
+    let mut counters: String =
+        store.counters().fields().into_iter().map(|(name, value)| format!("{name} {value}\n")).collect();
+    crate::out::stderr(&format!(
+        "load {:.1} ms, run {:.1} ms ({:.1} M instructions/s)\n",
         load.as_secs_f64() * 1e3,
         run.as_secs_f64() * 1e3,
         store.counters().instructions as f64 / run.as_secs_f64() / 1e6
-    );
+    ));
     match result {
         Ok(values) => {
-            println!("result {values:?}");
-            Ok(())
+            counters += &format!("result {values:?}\n");
+            crate::out::stdout(counters.as_bytes())
         }
-        Err(ExecError::Trap(t)) => Err(crate::Failure::new(format!("{}: trap: {t}", wasm.display()))),
-        Err(e) => Err(crate::Failure::new(format!("{}: {e}", wasm.display()))),
+        Err(ExecError::Trap(t)) => {
+            crate::out::stdout(counters.as_bytes())?;
+            Err(crate::Failure::new(format!("{}: trap: {t}", wasm.display())))
+        }
+        Err(e) => {
+            crate::out::stdout(counters.as_bytes())?;
+            Err(crate::Failure::new(format!("{}: {e}", wasm.display())))
+        }
     }
 }

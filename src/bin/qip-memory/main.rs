@@ -29,6 +29,7 @@ mod count;
 mod heap;
 #[cfg(feature = "host")]
 mod host;
+mod out;
 mod page_writes;
 mod png;
 mod request;
@@ -77,13 +78,11 @@ pub fn split_uniform(arg: &str) -> Result<(&str, &str), Failure> {
     }
 }
 
-/// Prints `counters` to stderr, one `name value` per line (best effort, like `eprintln!`).
+/// Prints `counters` to stderr, one `name value` per line (best effort, [`out::stderr`]).
 pub fn print_counters(counters: &Counters) {
-    use std::io::Write as _;
-    let mut stderr = std::io::stderr().lock();
-    for (name, value) in counters.fields() {
-        let _ = writeln!(stderr, "{name} {value}");
-    }
+    let lines: String =
+        counters.fields().into_iter().map(|(name, value)| format!("{name} {value}\n")).collect();
+    out::stderr(&lines);
 }
 
 /// The target, input and uniform options shared by `page-writes` and `thermal`.
@@ -158,8 +157,9 @@ enum Command {
         /// (8 levels per doubling).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=1))]
         normalize: u8,
-        /// Lowest page that may become a tile.
-        #[arg(long, default_value_t = 0)]
+        /// Lowest page that may become a tile (0 to 2147483647, the range of the component's
+        /// i32 uniform).
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=0x7fff_ffff))]
         first_page: u32,
         /// Write the KTX2 file (QIP's RGBA8 sRGB layout, byte-identical to the component's output).
         #[arg(short = 'o', long, value_name = "OUT.ktx2")]
@@ -198,13 +198,14 @@ fn main() -> ExitCode {
     };
     let r = match &cli.command {
         Command::Heap(cmd) => {
-            return match heap::run(cmd) {
-                Ok(json) => {
-                    println!("{json}");
-                    ExitCode::SUCCESS
-                }
+            let written = heap::run(cmd).and_then(|json| {
+                out::stdout(format!("{json}\n").as_bytes())
+                    .map_err(|Failure(reason)| format!("qip-memory: {reason}"))
+            });
+            return match written {
+                Ok(()) => ExitCode::SUCCESS,
                 Err(message) => {
-                    eprintln!("{message}");
+                    out::stderr(&format!("{message}\n"));
                     ExitCode::FAILURE
                 }
             };
@@ -231,17 +232,14 @@ fn main() -> ExitCode {
         #[cfg(feature = "host")]
         Command::Run { args } => match run::parse_args(args) {
             Ok(Some(args)) => run::main(&args),
-            Ok(None) => {
-                println!("{}", run::USAGE);
-                Ok(())
-            }
+            Ok(None) => out::stdout(format!("{}\n", run::USAGE).as_bytes()),
             Err(e) => Err(e),
         },
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure(reason)) => {
-            eprintln!("qip-memory: {reason}");
+            out::stderr(&format!("qip-memory: {reason}\n"));
             ExitCode::FAILURE
         }
     }

@@ -2,8 +2,6 @@
 //! computed by [`page_writes`](qip_memory::tools::page_writes::page_writes) on the request of
 //! [`crate::request`].
 
-use std::io::Write as _;
-
 use qip_memory::content::form::DEFAULT_CONTENT_TYPE;
 use qip_memory::tools::page_writes::page_writes;
 
@@ -24,12 +22,7 @@ pub struct Args<'a> {
 pub fn main(args: &Args<'_>) -> Result<(), Failure> {
     let body = args.target.body()?;
     let out = page_writes(&body, DEFAULT_CONTENT_TYPE.as_bytes(), budget(args.budget)).map_err(rejected)?;
-    let mut stdout = std::io::stdout().lock();
-    stdout
-        .write_all(out.csv.as_bytes())
-        .and_then(|()| stdout.write_all(b"\n"))
-        .and_then(|()| stdout.flush())
-        .map_err(|e| Failure::new(format!("writing to stdout: {e}")))?;
+    crate::out::stdout(format!("{}\n", out.csv).as_bytes())?;
     if args.stats {
         crate::print_counters(&out.counters);
     }

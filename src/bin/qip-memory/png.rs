@@ -3,8 +3,6 @@
 //! `run -o NAME.png` (`qip-content.md` A.9, "Output writing"). Encoding is the `png` crate's,
 //! reading KTX2 the `ktx2` crate's (`host` feature only, like `run`).
 
-use std::path::Path;
-
 use crate::Failure;
 
 /// An 8-bit RGBA PNG of `rgba` (`4 · width · height` bytes, rows top to bottom), written
@@ -22,11 +20,6 @@ pub fn encode(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, Failure> 
     writer.write_image_data(rgba).map_err(fail)?;
     writer.finish().map_err(fail)?;
     Ok(out)
-}
-
-/// Writes `bytes` to `path`; the error names the path.
-pub fn write(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    std::fs::write(path, bytes).map_err(|e| Failure::new(format!("cannot write {}: {e}", path.display())))
 }
 
 /// Re-encodes a KTX2 file holding one 2D level of 8-bit sRGB pixels, RGBA (`vkFormat` 43) or

@@ -25,7 +25,7 @@
 //!   stderr.
 
 use std::collections::BTreeMap;
-use std::io::{Read as _, Write as _};
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use qip_memory::content::form::{self, DEFAULT_BOUNDARY, DEFAULT_CONTENT_TYPE, FieldSource};
@@ -319,14 +319,8 @@ fn pipeline(args: &RunArgs) -> Result<(Vec<u8>, String, bool), Failure> {
 pub fn main(args: &RunArgs) -> Result<(), Failure> {
     let (bytes, ty, utf8) = pipeline(args)?;
     match &args.output {
-        Some(path) => crate::png::write(path, &for_file(path, bytes, &ty)?),
-        None => {
-            let mut stdout = std::io::stdout().lock();
-            stdout
-                .write_all(&bytes)
-                .and_then(|()| if utf8 { stdout.write_all(b"\n") } else { Ok(()) })
-                .and_then(|()| stdout.flush())
-                .map_err(|e| Failure::new(format!("writing to stdout: {e}")))
-        }
+        Some(path) => crate::out::files(&[(path, &for_file(path, bytes, &ty)?)]),
+        None if utf8 => crate::out::stdout(&[&bytes[..], b"\n"].concat()),
+        None => crate::out::stdout(&bytes),
     }
 }

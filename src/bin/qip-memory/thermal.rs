@@ -36,22 +36,24 @@ pub fn main(args: &Args<'_>) -> Result<(), Failure> {
     let options =
         Options { budget: budget(args.budget), normalize: args.normalize, first_page: args.first_page };
     let out = thermal(&body, DEFAULT_CONTENT_TYPE.as_bytes(), options).map_err(rejected)?;
-    if let Some(path) = args.ktx2 {
-        crate::png::write(path, &out.ktx2)?;
-    }
-    if let Some(path) = args.png {
-        crate::png::write(path, &crate::png::encode(out.width, out.height, out.pixels())?)?;
-    }
+    let png = match args.png {
+        Some(_) => crate::png::encode(out.width, out.height, out.pixels())?,
+        None => Vec::new(),
+    };
+    let mut files: Vec<(&Path, &[u8])> = Vec::new();
+    files.extend(args.ktx2.map(|p| (p, &out.ktx2[..])));
+    files.extend(args.png.map(|p| (p, &png[..])));
+    crate::out::files(&files)?;
     if args.stats {
         let pages: Vec<String> = out.pages.iter().map(u64::to_string).collect();
-        eprintln!("tiles {} (pages {})", out.pages.len(), pages.join(","));
-        eprintln!("image_instructions {}", out.totals.0);
-        eprintln!("image_loop_iterations {}", out.totals.1);
-        eprintln!("image_calls {}", out.totals.2);
-        eprintln!("runs {}", out.runs);
+        let mut s = format!("tiles {} (pages {})\n", out.pages.len(), pages.join(","));
+        s += &format!("image_instructions {}\n", out.totals.0);
+        s += &format!("image_loop_iterations {}\n", out.totals.1);
+        s += &format!("image_calls {}\n", out.totals.2);
+        s += &format!("runs {}\n", out.runs);
         for h in &out.hottest {
-            eprintln!(
-                "hot_byte {} page {} instructions {} loop_iterations {} calls {} accesses {}",
+            s += &format!(
+                "hot_byte {} page {} instructions {} loop_iterations {} calls {} accesses {}\n",
                 h.addr,
                 h.addr / 65536,
                 h.instructions,
@@ -60,6 +62,7 @@ pub fn main(args: &Args<'_>) -> Result<(), Failure> {
                 h.accesses
             );
         }
+        crate::out::stderr(&s);
         crate::print_counters(&out.counters);
     }
     Ok(())

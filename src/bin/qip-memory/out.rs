@@ -1,0 +1,90 @@
+//! Where the CLI's output goes, so that no output is half written and no closed stream panics:
+//!
+//! * [`stdout`]: all bytes or a one-line failure; a reader that closed the pipe (`| head`)
+//!   ends the program quietly with status 0, as ripgrep does;
+//! * [`stderr`]: statistics and messages, best effort (a failing stderr has nowhere to be
+//!   reported);
+//! * [`files`]: every output file of one command or none: each is written to a temporary file
+//!   beside it and renamed over its path only when all were written.
+
+use std::io::{ErrorKind, Write as _};
+use std::path::{Path, PathBuf};
+
+use crate::Failure;
+
+/// Writes `bytes` to stdout and flushes.
+///
+/// # Errors
+/// `writing to stdout: <reason>`; a broken pipe exits the process with status 0 instead.
+pub fn stdout(bytes: &[u8]) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => Err(Failure::new(format!("writing to stdout: {e}"))),
+    }
+}
+
+/// Writes `text` to stderr, ignoring failures (unlike `eprintln!`, which panics on them).
+pub fn stderr(text: &str) {
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// The temporary file [`files`] writes before renaming it over `path`: `.NAME.qip-memory-tmp`
+/// in the same directory (so the rename stays on one file system; no process id in the name,
+/// which WASI does not have).
+fn temporary(path: &Path) -> Result<PathBuf, Failure> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| Failure::new(format!("cannot write {:?}: not a file name", path.display())))?;
+    let mut tmp = std::ffi::OsString::from(".");
+    tmp.push(name);
+    tmp.push(".qip-memory-tmp");
+    Ok(path.with_file_name(tmp))
+}
+
+/// Writes each `(path, bytes)`, all or none: into temporary files beside the paths first, then
+/// renamed over them. Two outputs that name the same file are refused before anything is
+/// written.
+///
+/// # Errors
+/// `cannot write PATH: <reason>` for the first output that fails (no output file is created
+/// or changed then, except when a rename fails after earlier ones succeeded, which the file
+/// system reports only in rare cases); `PATH is named twice` for a repeated output.
+pub fn files(outputs: &[(&Path, &[u8])]) -> Result<(), Failure> {
+    let key = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    for (i, (a, _)) in outputs.iter().enumerate() {
+        if outputs[..i].iter().any(|(b, _)| key(a) == key(b)) {
+            return Err(Failure::new(format!("{} is named as two outputs", a.display())));
+        }
+    }
+    let mut written: Vec<(PathBuf, &Path)> = Vec::with_capacity(outputs.len());
+    let cleanup = |written: &[(PathBuf, &Path)]| {
+        for (tmp, _) in written {
+            let _ = std::fs::remove_file(tmp);
+        }
+    };
+    for (path, bytes) in outputs {
+        let fail = |e: std::io::Error| Failure::new(format!("cannot write {}: {e}", path.display()));
+        let tmp = match temporary(path) {
+            Ok(tmp) => tmp,
+            Err(f) => {
+                cleanup(&written);
+                return Err(f);
+            }
+        };
+        if let Err(e) = std::fs::write(&tmp, bytes) {
+            let _ = std::fs::remove_file(&tmp);
+            cleanup(&written);
+            return Err(fail(e));
+        }
+        written.push((tmp, path));
+    }
+    for (i, (tmp, path)) in written.iter().enumerate() {
+        if let Err(e) = std::fs::rename(tmp, path) {
+            cleanup(&written[i..]);
+            return Err(Failure::new(format!("cannot write {}: {e}", path.display())));
+        }
+    }
+    Ok(())
+}
