@@ -664,3 +664,18 @@ fn module_errors_are_one_line() {
         )
     );
 }
+
+#[test]
+fn a_target_name_that_cannot_be_sent_is_named() {
+    // `-F component=@PATH` sends the file name; a non-ASCII one cannot be written (A.10).
+    let d = dir("target_name");
+    let m = module(&d, "café.wasm", ECHO);
+    let o = qip_memory(&["page-writes", &m]);
+    assert_eq!(
+        one_line_failure(&o),
+        format!(
+            "qip-memory: cannot send {m}: its file name goes into the request as the part's filename \
+             (qip-content.md A.10) and must be printable ASCII without '\"' or '\\'; rename or copy the file"
+        )
+    );
+}

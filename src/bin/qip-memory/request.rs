@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use qip_memory::content::form::FieldSource;
+use qip_memory::content::form::{FieldSource, FormErrorKind};
 use qip_memory::tools::request::unbuildable;
 use qip_memory::tools::{Rejection, request_body};
 
@@ -67,7 +67,25 @@ impl Target<'_> {
         };
         let uniforms =
             self.uniforms.iter().map(|u| crate::split_uniform(u)).collect::<Result<Vec<_>, _>>()?;
-        request_body(component, input, &uniforms).map_err(|e| Failure::new(unbuildable(e).message))
+        request_body(component, input, &uniforms).map_err(|e| {
+            // A file whose name cannot be a form filename: say which file and what to do.
+            let file = match (e.field, &self.input) {
+                (Some(0), _) => Some(self.path),
+                (Some(1), Input::File(p)) => Some(p.as_path()),
+                _ => None,
+            };
+            match (file, e.kind) {
+                (Some(path), FormErrorKind::InvalidFilenameByte { .. } | FormErrorKind::EmptyFilename) => {
+                    Failure::new(format!(
+                        "cannot send {}: its file name goes into the request as the part's filename \
+                         (qip-content.md A.10) and must be printable ASCII without '\"' or '\\'; \
+                         rename or copy the file",
+                        path.display()
+                    ))
+                }
+                _ => Failure::new(unbuildable(e).message),
+            }
+        })
     }
 }
 
