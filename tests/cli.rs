@@ -582,6 +582,18 @@ fn thermal_writes_both_files_or_neither() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(std::fs::metadata(ktx2).unwrap().len(), 224 + 4 * 256 * 256);
     assert!(std::fs::read(png).unwrap().starts_with(b"\x89PNG\r\n\x1a\n"));
+    // A symbolic link (like /dev/null or a FIFO: not a regular file) is written through,
+    // not replaced by a rename.
+    #[cfg(unix)]
+    {
+        let real = d.join("real.ktx2");
+        let link = d.join("link.ktx2");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let o = qip_memory(&["thermal", &store, "-o", link.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert_eq!(std::fs::metadata(&real).unwrap().len(), 224 + 4 * 256 * 256);
+    }
     // --first-page is the component's i32 range.
     let o = qip_memory(&["thermal", &store, "--first-page", "2147483648", "-o", ktx2]);
     assert_eq!(o.status.code(), Some(2));

@@ -5,7 +5,9 @@
 //! * [`stderr`]: statistics and messages, best effort (a failing stderr has nowhere to be
 //!   reported);
 //! * [`files`]: every output file of one command or none: each is written to a temporary file
-//!   beside it and renamed over its path only when all were written.
+//!   beside it and renamed over its path only when all were written. Paths that exist and are
+//!   not regular files (`/dev/null`, `/dev/stdout`, a FIFO, a symbolic link) are written in
+//!   place after the others, so that a rename never replaces a device or a link.
 
 use std::io::{ErrorKind, Write as _};
 use std::path::{Path, PathBuf};
@@ -58,14 +60,16 @@ pub fn files(outputs: &[(&Path, &[u8])]) -> Result<(), Failure> {
             return Err(Failure::new(format!("{} is named as two outputs", a.display())));
         }
     }
+    let fail = |path: &Path, e: std::io::Error| Failure::new(format!("cannot write {}: {e}", path.display()));
+    // A path that exists and is not a regular file is written in place, never renamed over.
+    let in_place = |p: &Path| std::fs::symlink_metadata(p).is_ok_and(|m| !m.file_type().is_file());
     let mut written: Vec<(PathBuf, &Path)> = Vec::with_capacity(outputs.len());
     let cleanup = |written: &[(PathBuf, &Path)]| {
         for (tmp, _) in written {
             let _ = std::fs::remove_file(tmp);
         }
     };
-    for (path, bytes) in outputs {
-        let fail = |e: std::io::Error| Failure::new(format!("cannot write {}: {e}", path.display()));
+    for (path, bytes) in outputs.iter().filter(|(p, _)| !in_place(p)) {
         let tmp = match temporary(path) {
             Ok(tmp) => tmp,
             Err(f) => {
@@ -76,15 +80,18 @@ pub fn files(outputs: &[(&Path, &[u8])]) -> Result<(), Failure> {
         if let Err(e) = std::fs::write(&tmp, bytes) {
             let _ = std::fs::remove_file(&tmp);
             cleanup(&written);
-            return Err(fail(e));
+            return Err(fail(path, e));
         }
         written.push((tmp, path));
     }
     for (i, (tmp, path)) in written.iter().enumerate() {
         if let Err(e) = std::fs::rename(tmp, path) {
             cleanup(&written[i..]);
-            return Err(Failure::new(format!("cannot write {}: {e}", path.display())));
+            return Err(fail(path, e));
         }
+    }
+    for (path, bytes) in outputs.iter().filter(|(p, _)| in_place(p)) {
+        std::fs::write(path, bytes).map_err(|e| fail(path, e))?;
     }
     Ok(())
 }
