@@ -691,3 +691,38 @@ fn a_target_name_that_cannot_be_sent_is_named() {
         )
     );
 }
+
+#[test]
+fn input_file_dash_reads_stdin() {
+    use std::io::Write as _;
+    let d = dir("stdin_input");
+    // Copies its input to 1,000 and reads it back: the page table depends on the input's length.
+    let m = module(
+        &d,
+        "copy.wasm",
+        r#"(module (memory (export "memory") 1 1)
+          (func (export "input_ptr") (result i32) i32.const 0)
+          (func (export "input_bytes_cap") (result i32) i32.const 512)
+          (func (export "output_bytes_cap") (result i32) i32.const 8)
+          (func (export "render") (param i32) (result i64)
+            i32.const 1000 i32.const 0 local.get 0 memory.copy i64.const 0))"#,
+    );
+    let with_stdin = |args: &[&str], stdin: &[u8]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_qip-memory"))
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(stdin).unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let piped = with_stdin(&["page-writes", &m, "--input-file", "-"], b"hello");
+    assert!(piped.status.success(), "{}", stderr(&piped));
+    let text = qip_memory(&["page-writes", &m, "--input", "hello"]);
+    assert_eq!(String::from_utf8(piped.stdout).unwrap(), String::from_utf8(text.stdout).unwrap());
+    // One stdin only.
+    let o = with_stdin(&["page-writes", "-", "--input-file", "-"], b"");
+    assert_eq!(one_line_failure(&o), "qip-memory: the target and --input-file cannot both be - (stdin)");
+}

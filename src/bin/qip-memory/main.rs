@@ -61,6 +61,14 @@ impl From<String> for Failure {
     }
 }
 
+/// Reads all of stdin (`-F NAME=@-`, `--input-file -`).
+pub fn read_stdin() -> Result<Vec<u8>, Failure> {
+    use std::io::Read as _;
+    let mut bytes = Vec::new();
+    std::io::stdin().read_to_end(&mut bytes).map_err(|e| Failure::new(format!("cannot read stdin: {e}")))?;
+    Ok(bytes)
+}
+
 /// Reads a whole file; the error names the path.
 pub fn read_file(path: &Path) -> Result<Vec<u8>, Failure> {
     std::fs::read(path).map_err(|e| Failure::new(format!("cannot read {}: {e}", path.display())))
@@ -93,7 +101,8 @@ struct TargetArgs {
     /// The target's input, sent as `-F input=TEXT`.
     #[arg(long, allow_hyphen_values = true, conflicts_with = "input_file")]
     input: Option<String>,
-    /// The target's input from a file, sent as `-F input=@PATH`.
+    /// The target's input from a file, sent as `-F input=@PATH` (`-`: stdin, sent as `-F
+    /// input=@-`).
     #[arg(long, value_name = "PATH")]
     input_file: Option<PathBuf>,
     /// A target uniform, sent as `-F uniforms[KEY]=VALUE`; repeatable.

@@ -48,9 +48,11 @@ pub struct Target<'a> {
     pub uniforms: &'a [String],
 }
 
-/// `-F NAME=@PATH`: the file's bytes, sent with its name.
+/// `-F NAME=@PATH`: the file's bytes, sent with its name; `-` reads stdin (filename `-`, as
+/// `qip run -F NAME=@-` sends it).
 fn file(path: &Path) -> Result<FieldSource, Failure> {
-    Ok(FieldSource::File { bytes: read_file(path)?, filename: path.to_string_lossy().into_owned() })
+    let bytes = if path.as_os_str() == "-" { crate::read_stdin()? } else { read_file(path)? };
+    Ok(FieldSource::File { bytes, filename: path.to_string_lossy().into_owned() })
 }
 
 impl Target<'_> {
@@ -59,6 +61,9 @@ impl Target<'_> {
     /// # Errors
     /// A [`Failure`] naming an unreadable file or a malformed `-u`.
     pub fn body(&self) -> Result<Vec<u8>, Failure> {
+        if self.path.as_os_str() == "-" && matches!(&self.input, Input::File(p) if p.as_os_str() == "-") {
+            return Err(Failure::new("the target and --input-file cannot both be - (stdin)".into()));
+        }
         let component = file(self.path)?;
         let input = match &self.input {
             Input::None => None,

@@ -25,7 +25,6 @@
 //!   stderr.
 
 use std::collections::BTreeMap;
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use qip_memory::content::form::{self, DEFAULT_BOUNDARY, DEFAULT_CONTENT_TYPE, FieldSource};
@@ -124,12 +123,6 @@ pub fn parse_args(args: &[String]) -> Result<Option<RunArgs>, Failure> {
     Ok(Some(out))
 }
 
-fn read_stdin() -> Result<Vec<u8>, Failure> {
-    let mut bytes = Vec::new();
-    std::io::stdin().read_to_end(&mut bytes).map_err(|e| Failure::new(format!("cannot read stdin: {e}")))?;
-    Ok(bytes)
-}
-
 /// `s` with its control characters escaped (`\r`, `\n`, `\u{1b}`…), for one-line messages.
 fn one_line(s: &str) -> String {
     s.chars().map(|c| if c.is_control() { c.escape_debug().to_string() } else { c.to_string() }).collect()
@@ -155,7 +148,7 @@ pub fn form_field(arg: &str, stdin_used: &mut bool) -> Result<(String, FieldSour
             if std::mem::replace(stdin_used, true) {
                 return Err(bad("only one field may read stdin"));
             }
-            return read_stdin();
+            return crate::read_stdin();
         }
         read_file(std::path::Path::new(path))
     };
@@ -243,7 +236,7 @@ fn pipeline(args: &RunArgs) -> Result<(Vec<u8>, String, bool), Failure> {
         Content { bytes: form_body(&args.forms)?, ty: DEFAULT_CONTENT_TYPE.to_owned(), utf8: false }
     } else {
         let bytes = match &args.input {
-            Some(p) if p.as_os_str() == "-" => read_stdin()?,
+            Some(p) if p.as_os_str() == "-" => crate::read_stdin()?,
             Some(p) => read_file(p)?,
             None => Vec::new(),
         };
