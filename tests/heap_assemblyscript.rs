@@ -232,7 +232,7 @@ fn dwarf_fixture_without_global_values() {
     let mut stripped = bytes[..20].to_vec();
     stripped.extend_from_slice(&0u32.to_le_bytes());
     stripped.extend_from_slice(&bytes[24 + 4 * n..]);
-    let path = std::env::temp_dir().join(format!("qip-memory-heap-as-{}.dump", std::process::id()));
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("heap-as-no-globals.dump");
     std::fs::write(&path, &stripped).unwrap();
     let wasm = fixture("dwarf_fixture.wasm");
     let result = cli(&["heap", "analyze", path.to_str().unwrap(), "--wasm", wasm.to_str().unwrap()]);

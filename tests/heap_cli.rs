@@ -12,7 +12,7 @@ use fixtures::*;
 
 /// A directory of this test's input files (removed and rewritten per test name).
 fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("qip-memory-heap-cli-{}-{name}", std::process::id()));
+    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("heap-cli").join(name);
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     std::fs::write(d.join("s1.dump"), s1_dump()).unwrap();

@@ -82,7 +82,7 @@ impl Tool {
 fn cli(args: &[&str]) -> String {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     let d = DIR.get_or_init(|| {
-        let d = std::env::temp_dir().join(format!("qip-memory-heap-component-{}", std::process::id()));
+        let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("heap-component");
         std::fs::create_dir_all(&d).unwrap();
         std::fs::write(d.join("s1.dump"), s1_dump()).unwrap();
         std::fs::write(d.join("s2.dump"), s2_dump()).unwrap();
@@ -226,7 +226,7 @@ fn rejections_carry_offset_and_mode() {
 
 #[test]
 fn qip_memory_run_hosts_the_component() {
-    let d = std::env::temp_dir().join(format!("qip-memory-heap-run-{}", std::process::id()));
+    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("heap-run");
     std::fs::create_dir_all(&d).unwrap();
     std::fs::write(d.join("s1.dump"), s1_dump()).unwrap();
     std::fs::write(d.join("syn.wasm"), syn_wasm(false)).unwrap();
