@@ -55,6 +55,12 @@ const ECHO: &str = r#"(module
     local.get 0
     i64.extend_i32_u))"#;
 
+/// Render stores one byte at address 0 (page 0 becomes the heat map's one tile) and returns
+/// one byte of output.
+const STORE_BYTE: &str = r#"(module (memory (export "memory") 1 1)
+  (func (export "output_bytes_cap") (result i32) i32.const 8)
+  (func (export "render") (param i32) (result i64) i32.const 0 i32.const 1 i32.store8 i64.const 1))"#;
+
 /// UTF-8 echo that declares `text/markdown` in and out (the type string at 60,000).
 const MARKDOWN_ECHO: &str = r#"(module
   (memory (export "memory") 1 1)
@@ -540,13 +546,7 @@ fn thermal_usage_and_failures() {
     assert!(line.contains("(mode 8): nothing to report"), "{line}");
     assert!(!Path::new(png).exists());
     // An unwritable output path: one line naming it.
-    let store = module(
-        &d,
-        "store.wasm",
-        r#"(module (memory (export "memory") 1 1)
-          (func (export "output_bytes_cap") (result i32) i32.const 8)
-          (func (export "render") (param i32) (result i64) i32.const 0 i32.const 1 i32.store8 i64.const 1))"#,
-    );
+    let store = module(&d, "store.wasm", STORE_BYTE);
     let o = qip_memory(&["thermal", &store, "--png", d.join("no/such/dir.png").to_str().unwrap()]);
     let line = one_line_failure(&o);
     assert!(line.starts_with("qip-memory: cannot write "), "{line}");
@@ -555,13 +555,7 @@ fn thermal_usage_and_failures() {
 #[test]
 fn thermal_writes_both_files_or_neither() {
     let d = dir("thermal_outputs");
-    let store = module(
-        &d,
-        "store.wasm",
-        r#"(module (memory (export "memory") 1 1)
-          (func (export "output_bytes_cap") (result i32) i32.const 8)
-          (func (export "render") (param i32) (result i64) i32.const 0 i32.const 1 i32.store8 i64.const 1))"#,
-    );
+    let store = module(&d, "store.wasm", STORE_BYTE);
     let (ktx2, png) = (d.join("out.ktx2"), d.join("out.png"));
     let (ktx2, png) = (ktx2.to_str().unwrap(), png.to_str().unwrap());
     // The PNG cannot be written: the KTX2 file is not left behind either, nor a temporary.

@@ -546,29 +546,29 @@ fn heap_rejections_equal_the_content_component_and_the_cli() {
 
 // ------------------------------------------------------------------ the command
 
-/// Runs `args` natively and as the WASI command, each in its own copy of a directory holding
-/// `target.wasm` (and `add.wasm`, `url.txt`), and asserts identical exit code, stdout and stderr, and
-/// identical `files`. Returns the run.
-fn same_as_native(test: &str, target: &[u8], args: &[&str], files: &[&str]) -> Ran {
-    let add = wat::parse_str(ADD).unwrap();
-    let (n, w) = (
-        dir_with_target(&format!("{test}-native"), target),
-        dir_with_target(&format!("{test}-wasi"), target),
-    );
-    for d in [&n, &w] {
-        std::fs::write(d.join("add.wasm"), &add).unwrap();
-        std::fs::write(d.join("url.txt"), "https://example.com/from/a/file").unwrap();
-    }
+/// Runs `args` natively and as the WASI command, each in its own directory holding `inputs`
+/// (name, bytes), and asserts identical exit code, stdout and stderr, and identical `outputs`
+/// files. Returns the WASI run.
+fn compare_runs(test: &str, inputs: &[(&str, &[u8])], args: &[&str], outputs: &[&str]) -> Ran {
+    let (n, w) = (dir_with(&format!("{test}-native"), inputs), dir_with(&format!("{test}-wasi"), inputs));
     let native = native_cli(&n, args);
     let wasi = wasi_cli(&w, args);
     assert_eq!(wasi.code, native.code, "{args:?}: exit code; stderr {}", text(&wasi.stderr));
     assert!(wasi.stdout == native.stdout, "{args:?}: stdout differs");
     assert_eq!(text(&wasi.stderr), text(&native.stderr), "{args:?}: stderr");
-    for f in files {
+    for f in outputs {
         let (a, b) = (std::fs::read(n.join(f)).unwrap(), std::fs::read(w.join(f)).unwrap());
         assert!(a == b, "{args:?}: {f} differs");
     }
     wasi
+}
+
+/// [`compare_runs`] with `target.wasm`, `add.wasm` and `url.txt` as inputs.
+fn same_as_native(test: &str, target: &[u8], args: &[&str], outputs: &[&str]) -> Ran {
+    let add = wat::parse_str(ADD).unwrap();
+    let inputs: [(&str, &[u8]); 3] =
+        [("target.wasm", target), ("add.wasm", &add), ("url.txt", b"https://example.com/from/a/file")];
+    compare_runs(test, &inputs, args, outputs)
 }
 
 #[test]
@@ -653,22 +653,15 @@ fn command_heap_equals_the_native_cli() {
     let (before, after) = (as_fixture("alloc_free.1.dump"), as_fixture("alloc_free.2.dump"));
     let no_dwarf = as_fixture("dwarf_fixture.no-dwarf.wasm");
     // Runs `args` natively and as the WASI command in copies of one directory of fixtures.
-    let same = |test: &str, args: &[&str]| {
-        let files: [(&str, &[u8]); 6] = [
-            ("x.wasm", &wasm),
-            ("x.dump", &dump),
-            ("af.wasm", &af),
-            ("1.dump", &before),
-            ("2.dump", &after),
-            ("plain.wasm", &no_dwarf),
-        ];
-        let (n, w) = (dir_with(&format!("{test}-native"), &files), dir_with(&format!("{test}-wasi"), &files));
-        let (native, wasi) = (native_cli(&n, args), wasi_cli(&w, args));
-        assert_eq!(wasi.code, native.code, "{args:?}: exit code; stderr {}", text(&wasi.stderr));
-        assert!(wasi.stdout == native.stdout, "{args:?}: stdout differs");
-        assert_eq!(text(&wasi.stderr), text(&native.stderr), "{args:?}: stderr");
-        wasi
-    };
+    let files: [(&str, &[u8]); 6] = [
+        ("x.wasm", &wasm),
+        ("x.dump", &dump),
+        ("af.wasm", &af),
+        ("1.dump", &before),
+        ("2.dump", &after),
+        ("plain.wasm", &no_dwarf),
+    ];
+    let same = |test: &str, args: &[&str]| compare_runs(test, &files, args, &[]);
     let r = same("heap-analyze", &["heap", "analyze", "x.dump", "--wasm", "x.wasm"]);
     assert_eq!(r.code, 0);
     assert!(text(&r.stdout).starts_with("{\n  \"totalHeapSize\": "), "{}", text(&r.stdout));

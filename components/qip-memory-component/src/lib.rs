@@ -74,28 +74,20 @@ fn heap_rejection(r: tools::Rejection) -> HeapRejection {
     HeapRejection { offset: r.offset, mode: r.mode, message: r.message }
 }
 
-/// The component's `top` uniform (0 keeps all rows) for an optional `--top`. `some(0)` is
-/// WARPO's `--top must be a positive integer`, mode 6 (a bad uniform value) at the end of the
-/// request; the caller reports it only after the analysis succeeded, in the CLI's order.
-fn top_uniform(top: Option<u32>, request_len: usize) -> Result<u32, HeapRejection> {
+/// Runs the heap analyzer on `request` with the component's uniforms (`top` 0 keeps all rows).
+/// `top: some(0)` is WARPO's `--top must be a positive integer`: mode 6 (a bad uniform value)
+/// at the end of the request, reported only after the analysis succeeded, in the CLI's order.
+fn heap_json(request: &[u8], sort: u32, top: Option<u32>) -> Result<String, HeapRejection> {
+    let json = heap::heap_json(request, DEFAULT_CONTENT_TYPE.as_bytes(), sort, top.unwrap_or(0))
+        .map_err(heap_rejection)?;
     match top {
-        None => Ok(0),
         Some(0) => Err(HeapRejection {
-            offset: u32::try_from(request_len).unwrap_or(u32::MAX),
+            offset: u32::try_from(request.len()).unwrap_or(u32::MAX),
             mode: 6,
             message: HeapError::InvalidTop.to_string(),
         }),
-        Some(n) => Ok(n),
+        _ => Ok(json),
     }
-}
-
-/// Runs the heap analyzer on `request`; a `some(0)` top is refused after the analysis.
-fn heap_json(request: &[u8], sort: u32, top: Option<u32>) -> Result<String, HeapRejection> {
-    let top_code = top_uniform(top, request.len());
-    let json =
-        heap::heap_json(request, DEFAULT_CONTENT_TYPE.as_bytes(), sort, *top_code.as_ref().unwrap_or(&0))
-            .map_err(heap_rejection)?;
-    top_code.map(|_| json)
 }
 
 impl HeapGuest for Memory {

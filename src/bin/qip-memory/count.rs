@@ -50,26 +50,21 @@ pub fn count(
     let t1 = Instant::now();
     let result = store.call(func, &args);
     let run = t1.elapsed();
-    let mut counters: String =
-        store.counters().fields().into_iter().map(|(name, value)| format!("{name} {value}\n")).collect();
+    let mut counters = crate::counter_lines(store.counters());
     crate::out::stderr(&format!(
         "load {:.1} ms, run {:.1} ms ({:.1} M instructions/s)\n",
         load.as_secs_f64() * 1e3,
         run.as_secs_f64() * 1e3,
         store.counters().instructions as f64 / run.as_secs_f64() / 1e6
     ));
+    // The counters always; the result when there is one.
+    if let Ok(values) = &result {
+        counters += &format!("result {values:?}\n");
+    }
+    crate::out::stdout(counters.as_bytes())?;
     match result {
-        Ok(values) => {
-            counters += &format!("result {values:?}\n");
-            crate::out::stdout(counters.as_bytes())
-        }
-        Err(ExecError::Trap(t)) => {
-            crate::out::stdout(counters.as_bytes())?;
-            Err(crate::Failure::new(format!("{}: trap: {t}", wasm.display())))
-        }
-        Err(e) => {
-            crate::out::stdout(counters.as_bytes())?;
-            Err(crate::Failure::new(format!("{}: {e}", wasm.display())))
-        }
+        Ok(_) => Ok(()),
+        Err(ExecError::Trap(t)) => Err(crate::Failure::new(format!("{}: trap: {t}", wasm.display()))),
+        Err(e) => Err(crate::Failure::new(format!("{}: {e}", wasm.display()))),
     }
 }

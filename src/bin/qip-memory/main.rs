@@ -86,11 +86,14 @@ pub fn split_uniform(arg: &str) -> Result<(&str, &str), Failure> {
     }
 }
 
-/// Prints `counters` to stderr, one `name value` per line (best effort, [`out::stderr`]).
+/// `counters` as text, one `name value` line each (`spec/interpreter.md` C.6).
+pub fn counter_lines(counters: &Counters) -> String {
+    counters.fields().into_iter().map(|(name, value)| format!("{name} {value}\n")).collect()
+}
+
+/// Prints `counters` to stderr as [`counter_lines`] (best effort, [`out::stderr`]).
 pub fn print_counters(counters: &Counters) {
-    let lines: String =
-        counters.fields().into_iter().map(|(name, value)| format!("{name} {value}\n")).collect();
-    out::stderr(&lines);
+    out::stderr(&counter_lines(counters));
 }
 
 /// The target, input and uniform options shared by `page-writes` and `thermal`.
