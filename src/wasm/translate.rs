@@ -855,9 +855,23 @@ impl<'m> Translator<'m> {
                 let dst = self.push();
                 self.emit(Op::RefFunc { dst, func: function_index });
             }
+            // Zero extension is bit-identical in the slot encoding, but an `i32` immediate on the
+            // stack stands for its value sign-extended from 32 bits once an `i64` operation
+            // folds it ([`Opnd::Imm`]). Below 2^31 both extensions agree and it becomes an
+            // `i64` immediate; from 2^31 on it is written to its slot, which holds it
+            // zero-extended.
+            Operator::I64ExtendI32U => {
+                if let Some(&Opnd::Imm(v, false)) = self.stack.last() {
+                    let h = self.stack.len() - 1;
+                    if (v as i32) >= 0 {
+                        self.stack[h] = Opnd::Imm(v, true);
+                    } else {
+                        self.materialize(h as u32);
+                    }
+                }
+            }
             // Bit-identical in the slot encoding: counted, nothing to do.
-            Operator::I64ExtendI32U
-            | Operator::I32ReinterpretF32
+            Operator::I32ReinterpretF32
             | Operator::F32ReinterpretI32
             | Operator::I64ReinterpretF64
             | Operator::F64ReinterpretI64 => {}
