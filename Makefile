@@ -18,7 +18,7 @@ SOAK_START ?= 12000
 soak:
 	mkdir -p target; set -o pipefail; DIFF_SEEDS=$(SOAK_SEEDS) DIFF_SEED_START=$(SOAK_START) \
 	  $(CARGO) test --profile test-opt --test differential differential_against_wasmi -- --nocapture \
-	  2>&1 | tee target/soak.log | grep -E '^(OURS WRONG|UNDECIDED|peer |differential:|[0-9]+ seeds,)'
+	  2>&1 | tee target/soak.log | grep -E '^(OURS WRONG|UNDECIDED|peer |progress:|differential:|[0-9]+ seeds,)'
 
 # Everything CI checks. Tests run in release: the spec suite and the differential test are
 # faster that way than their debug build is slow. tests/components.rs needs the test targets
@@ -28,11 +28,14 @@ test: fmt-check check-nostd targets components as-fixtures
 	cd $(AS_DIR)/dwarfgen && $(CARGO) test --quiet --target-dir target
 
 # Instructions per second against wasmi 2.0 on the project's workloads, in one run; then the
-# heat map against the page table on the real targets (time ratio and peak memory).
-bench: targets
+# heat map against the page table on the real targets (time ratio and peak memory); the heap
+# analyzer; then the Content components under wasmtime against the native library (sizes,
+# compile times, cost per instruction, `qip-memory run` end to end).
+bench: targets components as-fixtures
 	$(CARGO) bench --bench interp
 	$(CARGO) bench --bench tools
 	$(CARGO) bench --bench heap
+	$(CARGO) bench --bench components
 
 # The page table and the memory heat map of a real Content target (url-to-qr-svg), computed by
 # the two components, run by the CLI's Content host (wasmtime) exactly as `qip run` would run
