@@ -8,7 +8,11 @@ use std::process::{Command, Output};
 
 /// The binary under test.
 fn qip_memory(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_qip-memory")).args(args).output().expect("the binary runs")
+    Command::new(env!("CARGO_BIN_EXE_qip-memory"))
+        .env("XDG_CACHE_HOME", concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
 }
 
 /// A fresh directory for one test's files.
@@ -633,6 +637,7 @@ fn a_closed_stdout_ends_quietly() {
     let d = dir("closed_stdout");
     let id = module(&d, "id.wasm", r#"(module (func (export "f") (result i32) i32.const 7))"#);
     let mut child = Command::new(env!("CARGO_BIN_EXE_qip-memory"))
+        .env("XDG_CACHE_HOME", concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"))
         .args(["count", &id, "--invoke", "f"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -645,6 +650,7 @@ fn a_closed_stdout_ends_quietly() {
     if Path::new("/dev/full").exists() {
         let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
         let o = Command::new(env!("CARGO_BIN_EXE_qip-memory"))
+            .env("XDG_CACHE_HOME", concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"))
             .args(["count", &id, "--invoke", "f"])
             .stdout(full)
             .output()
@@ -703,6 +709,7 @@ fn input_file_dash_reads_stdin() {
     );
     let with_stdin = |args: &[&str], stdin: &[u8]| {
         let mut child = Command::new(env!("CARGO_BIN_EXE_qip-memory"))
+            .env("XDG_CACHE_HOME", concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"))
             .args(args)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
@@ -719,4 +726,181 @@ fn input_file_dash_reads_stdin() {
     // One stdin only.
     let o = with_stdin(&["page-writes", "-", "--input-file", "-"], b"");
     assert_eq!(one_line_failure(&o), "qip-memory: the target and --input-file cannot both be - (stdin)");
+}
+
+/// A stage whose `render` never returns.
+const LOOP_FOREVER: &str = r#"(module (memory (export "memory") 1 1)
+  (func (export "output_bytes_cap") (result i32) i32.const 8)
+  (func (export "render") (param i32) (result i64) (loop br 0) i64.const 0))"#;
+
+#[test]
+fn run_stops_a_stage_at_its_time_limit() {
+    let d = dir("timeout");
+    let spin = module(&d, "spin.wasm", LOOP_FOREVER);
+    let out = d.join("out.bin");
+    let t = std::time::Instant::now();
+    let o = qip_memory(&["run", &spin, "--timeout-ms", "1000", "-o", out.to_str().unwrap()]);
+    let took = t.elapsed();
+    assert_eq!(
+        one_line_failure(&o),
+        format!("qip-memory: {spin}: stopped after the time limit of 1000 ms (raise it with --timeout-ms)")
+    );
+    // Within twice the limit, the whole process included (compiling a tiny module is ms).
+    assert!(
+        took >= std::time::Duration::from_millis(1000) && took < std::time::Duration::from_millis(2000),
+        "{took:?}"
+    );
+    assert!(!out.exists(), "no partial output file");
+    // A start function that loops is stopped the same way, in the stage's instantiation.
+    let start = module(
+        &d,
+        "start.wasm",
+        r#"(module (memory (export "memory") 1 1)
+          (func $spin (loop br 0))
+          (start $spin)
+          (func (export "output_bytes_cap") (result i32) i32.const 8)
+          (func (export "render") (param i32) (result i64) i64.const 0))"#,
+    );
+    assert_eq!(
+        one_line_failure(&qip_memory(&["run", &start, "--timeout-ms=200"])),
+        format!(
+            "qip-memory: {start}: cannot instantiate: stopped after the time limit of 200 ms (raise it with --timeout-ms)"
+        )
+    );
+    // The limit is per stage: two fast stages under a limit each of them meets.
+    let echo = module(&d, "echo.wasm", ECHO);
+    let input = file(&d, "in.txt", b"abc");
+    let o = qip_memory(&["run", "-i", &input, &echo, &echo, "--timeout-ms", "1000"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(o.stdout, b"abc");
+    assert_eq!(
+        one_line_failure(&qip_memory(&["run", &echo, "--timeout-ms", "0"])),
+        "qip-memory: run: --timeout-ms 0: expected a positive integer"
+    );
+}
+
+#[test]
+fn run_max_memory_and_memory_grow() {
+    let d = dir("max-memory");
+    // 4 GiB, fixed: refused before anything is compiled or allocated.
+    let huge = module(
+        &d,
+        "huge.wasm",
+        r#"(module (memory (export "memory") 65536 65536)
+          (func (export "output_bytes_cap") (result i32) i32.const 0)
+          (func (export "render") (param i32) (result i64) i64.const 0))"#,
+    );
+    assert_eq!(
+        one_line_failure(&qip_memory(&["run", &huge, "--max-memory", "16777216"])),
+        format!(
+            "qip-memory: {huge}: memory 0 declares a minimum of 65536 pages (4294967296 bytes), more than --max-memory 16777216"
+        )
+    );
+    // A maximum above the limit, and no maximum at all.
+    let wide = module(
+        &d,
+        "wide.wasm",
+        r#"(module (memory (export "memory") 1 300)
+          (func (export "output_bytes_cap") (result i32) i32.const 0)
+          (func (export "render") (param i32) (result i64) i64.const 0))"#,
+    );
+    assert_eq!(
+        one_line_failure(&qip_memory(&["run", &wide, "--max-memory=16777216"])),
+        format!(
+            "qip-memory: {wide}: memory 0 declares a maximum of 300 pages (19660800 bytes), more than --max-memory 16777216"
+        )
+    );
+    let open = module(
+        &d,
+        "open.wasm",
+        r#"(module (memory (export "memory") 1)
+          (func (export "output_bytes_cap") (result i32) i32.const 0)
+          (func (export "render") (param i32) (result i64) i64.const 0))"#,
+    );
+    assert_eq!(
+        one_line_failure(&qip_memory(&["run", &open, "--max-memory", "65536"])),
+        format!(
+            "qip-memory: {open}: memory 0 declares no maximum; with --max-memory 65536 every memory needs one"
+        )
+    );
+    // Exactly at the limit: runs.
+    let o = qip_memory(&["run", &module(&d, "echo.wasm", ECHO), "--max-memory", "65536"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // memory.grow: refused by default, allowed with --allow-memory-grow up to the declared
+    // maximum. The stage grows 1 → 2 pages, then fails to grow past its maximum of 2 (-1),
+    // and returns both results as its 8-byte output: 1 (the old size), then -1.
+    let grow = module(
+        &d,
+        "grow.wasm",
+        r#"(module (memory (export "memory") 1 2)
+          (func (export "output_bytes_cap") (result i32) i32.const 8)
+          (func (export "render") (param i32) (result i64)
+            i32.const 0 i32.const 1 memory.grow i32.store
+            i32.const 4 i32.const 1 memory.grow i32.store
+            i64.const 8))"#,
+    );
+    let line = one_line_failure(&qip_memory(&["run", &grow]));
+    assert!(line.ends_with("(--allow-memory-grow with --max-memory allows it)"), "{line}");
+    assert_eq!(
+        one_line_failure(&qip_memory(&["run", &grow, "--allow-memory-grow"])),
+        "qip-memory: run: --allow-memory-grow requires --max-memory"
+    );
+    let out = d.join("grow.bin");
+    let o = qip_memory(&[
+        "run",
+        &grow,
+        "--allow-memory-grow",
+        "--max-memory",
+        "131072",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&out).unwrap(), [1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff]);
+}
+
+#[test]
+fn run_caches_compiled_modules() {
+    let d = dir("cache");
+    let echo = module(&d, "echo.wasm", ECHO);
+    let input = file(&d, "in.txt", b"cached");
+    let cache = d.join("cache-home");
+    let run = |cache_home: &Path, extra: &[&str]| {
+        let mut args = vec!["run", "--timing", "-i", &input, &echo];
+        args.extend_from_slice(extra);
+        let o = Command::new(env!("CARGO_BIN_EXE_qip-memory"))
+            .env("XDG_CACHE_HOME", cache_home)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(o.stdout, b"cached");
+        stderr(&o)
+    };
+    let says = |text: &str, what: &str| {
+        assert!(
+            text.starts_with(&format!("{echo}: compile ")) && text.contains(&format!("({what}), run ")),
+            "{text}"
+        );
+    };
+    says(&run(&cache, &[]), "compiled, cached");
+    says(&run(&cache, &[]), "from the cache");
+    says(&run(&cache, &["--no-cache"]), "compiled, no cache");
+    // Every cached file corrupted: compiled again, and the run succeeds.
+    let mut files = vec![cache.join("qip-memory")];
+    let mut corrupted = 0;
+    while let Some(p) = files.pop() {
+        if p.is_dir() {
+            files.extend(std::fs::read_dir(&p).unwrap().map(|e| e.unwrap().path()));
+        } else {
+            std::fs::write(&p, b"not a cache entry").unwrap();
+            corrupted += 1;
+        }
+    }
+    assert!(corrupted > 0, "the cache holds files");
+    says(&run(&cache, &[]), "compiled, cached");
+    says(&run(&cache, &[]), "from the cache");
+    // A cache directory that cannot be created (its parent is a file): no cache, no failure.
+    let blocked = file(&d, "a-file", b"");
+    says(&run(Path::new(&blocked), &[]), "compiled, no cache");
 }

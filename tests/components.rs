@@ -104,7 +104,11 @@ fn component_run(request: &[u8], budget: u32) -> Rendered {
 // ------------------------------------------------------------------ the CLI
 
 fn qip_memory(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_qip-memory")).args(args).output().unwrap()
+    Command::new(env!("CARGO_BIN_EXE_qip-memory"))
+        .env("XDG_CACHE_HOME", concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"))
+        .args(args)
+        .output()
+        .unwrap()
 }
 
 /// `qip-memory page-writes` for the same request, decoded like [`Rendered`] (the CSV without

@@ -38,7 +38,11 @@ fn fixture(name: &str) -> PathBuf {
 
 /// Runs the CLI; it must succeed with JSON and a newline on stdout and nothing on stderr.
 fn cli(args: &[&str]) -> (Value, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_qip-memory")).args(args).output().expect("run qip-memory");
+    let out = Command::new(env!("CARGO_BIN_EXE_qip-memory"))
+        .env("XDG_CACHE_HOME", concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"))
+        .args(args)
+        .output()
+        .expect("run qip-memory");
     let stdout = String::from_utf8(out.stdout).expect("UTF-8 stdout");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "qip-memory {args:?} failed ({}): {stderr}", out.status);
@@ -267,6 +271,7 @@ fn dwarf_fixture_without_global_values() {
 fn asc_output_without_dwarf_is_refused() {
     let (dump, wasm) = (fixture("dwarf_fixture.1.dump"), fixture("dwarf_fixture.no-dwarf.wasm"));
     let out = Command::new(env!("CARGO_BIN_EXE_qip-memory"))
+        .env("XDG_CACHE_HOME", concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"))
         .args(["heap", "analyze", dump.to_str().unwrap(), "--wasm", wasm.to_str().unwrap()])
         .output()
         .unwrap();

@@ -24,6 +24,7 @@ fn dir(name: &str) -> PathBuf {
 
 fn run(d: &PathBuf, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_qip-memory"))
+        .env("XDG_CACHE_HOME", concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"))
         .current_dir(d)
         .arg("heap")
         .args(args)

@@ -91,6 +91,7 @@ fn cli(args: &[&str]) -> String {
         d
     });
     let o = Command::new(env!("CARGO_BIN_EXE_qip-memory"))
+        .env("XDG_CACHE_HOME", concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"))
         .current_dir(d)
         .arg("heap")
         .args(args)
@@ -235,7 +236,12 @@ fn qip_memory_run_hosts_the_component() {
         let mut args =
             vec!["run", "-F", "wasm=@syn.wasm", "-F", "dump=@s1.dump", component.to_str().unwrap()];
         args.extend(extra);
-        Command::new(env!("CARGO_BIN_EXE_qip-memory")).current_dir(&d).args(&args).output().unwrap()
+        Command::new(env!("CARGO_BIN_EXE_qip-memory"))
+            .env("XDG_CACHE_HOME", concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"))
+            .current_dir(&d)
+            .args(&args)
+            .output()
+            .unwrap()
     };
     let o = run(&[]);
     assert!(o.status.success());

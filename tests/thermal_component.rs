@@ -33,7 +33,11 @@ fn request(target: &str, input: &str) -> Vec<u8> {
 }
 
 fn qip_memory(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_qip-memory")).args(args).output().unwrap()
+    Command::new(env!("CARGO_BIN_EXE_qip-memory"))
+        .env("XDG_CACHE_HOME", concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"))
+        .args(args)
+        .output()
+        .unwrap()
 }
 
 fn tmp(name: &str) -> String {

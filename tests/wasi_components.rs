@@ -177,8 +177,12 @@ fn wasi_cli(dir: &Path, args: &[&str]) -> Ran {
 
 /// Runs the native CLI with `args` from `dir`.
 fn native_cli(dir: &Path, args: &[&str]) -> Ran {
-    let o: Output =
-        Command::new(env!("CARGO_BIN_EXE_qip-memory")).args(args).current_dir(dir).output().unwrap();
+    let o: Output = Command::new(env!("CARGO_BIN_EXE_qip-memory"))
+        .env("XDG_CACHE_HOME", concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
     Ran { code: o.status.code().expect("exited"), stdout: o.stdout, stderr: o.stderr }
 }
 

@@ -6,18 +6,99 @@
 //!
 //! Type tracking between stages (A.9) is the caller's business ([`crate::run`]); this module
 //! only offers the hook it needs: overwriting the 36 UUID bytes of a multipart input slot.
+//!
+//! The limits are `qip run`'s ([`HostOptions`]): a wall-clock limit per executed stage
+//! (wasmtime epoch interruption, checked at function entries and loop back edges), an optional
+//! bound on declared memory, and `memory.grow` refused unless allowed. Compiled modules are kept
+//! in wasmtime's cache, in the user's cache directory.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::Duration;
 
 use qip_memory::content::contract::{self, Contract};
 use qip_memory::content::multipart::{SLOT_LEN, SLOT_PREFIX};
 use qip_memory::content::uniforms::{self, ScalarType, UniformValue};
 use qip_memory::tools::{FAILURE_MODES, mode_description};
 use qip_memory::wasm::Limits;
-use wasmtime::{Engine, Instance, Memory, Store, Trap, Val, ValType};
+use wasmtime::{Engine, Instance, Memory, Store, StoreLimits, StoreLimitsBuilder, Trap, Val, ValType};
 
 use crate::Failure;
+
+/// The default of `--timeout-ms`, as `qip run`'s.
+pub const DEFAULT_TIMEOUT_MS: u64 = 5_000;
+
+/// The limits of `qip-memory run`, named after `qip run`'s flags.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostOptions {
+    /// `--timeout-ms`: wall-clock milliseconds one stage may execute (instantiation, uniform
+    /// setters and `render`; compiling is not counted). At least 1.
+    pub timeout_ms: u64,
+    /// `--max-memory`: bytes a stage's memory may declare (minimum and maximum); a stage that
+    /// declares no maximum is then refused. `None`: no bound.
+    pub max_memory: Option<u64>,
+    /// `--allow-memory-grow`: `memory.grow` is allowed (up to `max_memory`, which is required).
+    pub allow_memory_grow: bool,
+    /// Compiled modules are cached (`--no-cache` turns it off).
+    pub cache: bool,
+}
+
+impl Default for HostOptions {
+    fn default() -> Self {
+        HostOptions {
+            timeout_ms: DEFAULT_TIMEOUT_MS,
+            max_memory: None,
+            allow_memory_grow: false,
+            cache: true,
+        }
+    }
+}
+
+/// The wasmtime engine of a pipeline, with its options and compiled-module cache.
+pub struct Host {
+    engine: Engine,
+    options: HostOptions,
+    cache: Option<wasmtime::Cache>,
+}
+
+/// The directory of the compiled-module cache: `$XDG_CACHE_HOME/qip-memory`, else
+/// `$HOME/.cache/qip-memory`; `None` when neither is set.
+pub fn cache_dir() -> Option<PathBuf> {
+    let base = match std::env::var_os("XDG_CACHE_HOME").filter(|v| !v.is_empty()) {
+        Some(d) => PathBuf::from(d),
+        None => PathBuf::from(std::env::var_os("HOME").filter(|v| !v.is_empty())?).join(".cache"),
+    };
+    Some(base.join("qip-memory"))
+}
+
+impl Host {
+    /// An engine with epoch interruption and, when `options.cache` and a cache directory can
+    /// be set up, wasmtime's compiled-module cache there. A cache that cannot be set up is
+    /// left out: it never fails a run (nor does a corrupt or unwritable entry later: wasmtime
+    /// then compiles as without a cache).
+    ///
+    /// # Errors
+    /// A [`Failure`] when wasmtime rejects the configuration (not expected).
+    pub fn new(options: HostOptions) -> Result<Host, Failure> {
+        let mut config = wasmtime::Config::new();
+        config.epoch_interruption(true);
+        let cache = options.cache.then(cache_dir).flatten().and_then(|dir| {
+            let mut c = wasmtime::CacheConfig::new();
+            c.with_directory(dir);
+            wasmtime::Cache::new(c).ok()
+        });
+        config.cache(cache.clone());
+        let engine = Engine::new(&config).map_err(|e| Failure::new(format!("run: wasmtime: {e}")))?;
+        Ok(Host { engine, options, cache })
+    }
+
+    /// Compiled modules taken from the cache so far, and compiled and stored: `None` without
+    /// a cache.
+    pub fn cache_use(&self) -> Option<(usize, usize)> {
+        self.cache.as_ref().map(|c| (c.cache_hits(), c.cache_misses()))
+    }
+}
 
 /// A stage module that passed the memory policy and the contract check, not yet instantiated.
 pub struct Component {
@@ -36,15 +117,37 @@ fn contract_limits() -> Limits {
 }
 
 /// The memory policy of A.8 (and the no-import rule of A.1), checked on the binary with
-/// wasmparser before anything is compiled: no import of any kind and no `memory.grow`
-/// (opcode 0x40) in any function body.
+/// wasmparser before anything is compiled: no import of any kind, no `memory.grow` (opcode
+/// 0x40) in any function body unless `options.allow_memory_grow`, and with
+/// `options.max_memory` every memory declaring a maximum of at most that many bytes.
 ///
 /// # Errors
-/// A one-line reason naming the import or the byte offset of the `memory.grow`; a decoding
-/// error when the bytes are not a module.
-pub fn check_policy(bytes: &[u8]) -> Result<(), String> {
+/// A one-line reason naming the import, the byte offset of the `memory.grow`, or the memory
+/// and its declared sizes; a decoding error when the bytes are not a module.
+pub fn check_policy(bytes: &[u8], options: &HostOptions) -> Result<(), String> {
     for payload in wasmparser::Parser::new(0).parse_all(bytes) {
         match payload.map_err(|e| format!("not a valid module: {e}"))? {
+            wasmparser::Payload::MemorySection(reader) => {
+                let Some(limit) = options.max_memory else { continue };
+                for (index, memory) in reader.into_iter().enumerate() {
+                    let memory = memory.map_err(|e| format!("not a valid module: {e}"))?;
+                    let page = 1u64 << memory.page_size_log2.unwrap_or(16);
+                    let Some(maximum) = memory.maximum else {
+                        return Err(format!(
+                            "memory {index} declares no maximum; with --max-memory {limit} every memory needs one"
+                        ));
+                    };
+                    for (what, pages) in [("minimum", memory.initial), ("maximum", maximum)] {
+                        let bytes = pages.saturating_mul(page);
+                        if bytes > limit {
+                            return Err(format!(
+                                "memory {index} declares a {what} of {pages} pages ({bytes} bytes), \
+                                 more than --max-memory {limit}"
+                            ));
+                        }
+                    }
+                }
+            }
             wasmparser::Payload::ImportSection(reader) => {
                 if let Some(import) = reader.into_imports().next() {
                     let import = import.map_err(|e| format!("not a valid module: {e}"))?;
@@ -60,9 +163,11 @@ pub fn check_policy(bytes: &[u8]) -> Result<(), String> {
                     let at = ops.original_position();
                     if let wasmparser::Operator::MemoryGrow { .. } =
                         ops.read().map_err(|e| format!("not a valid module: {e}"))?
+                        && !options.allow_memory_grow
                     {
                         return Err(format!(
-                            "contains memory.grow (at offset 0x{at:x}); Content components must use a fixed memory"
+                            "contains memory.grow (at offset 0x{at:x}); Content components must use a fixed \
+                             memory (--allow-memory-grow with --max-memory allows it)"
                         ));
                     }
                 }
@@ -78,11 +183,12 @@ pub fn check_policy(bytes: &[u8]) -> Result<(), String> {
 /// # Errors
 /// A [`Failure`] naming the stage: unreadable file, policy violation, contract violation, or a
 /// module wasmtime does not compile.
-pub fn load(engine: &Engine, path: &Path) -> Result<Component, Failure> {
+pub fn load(host: &Host, path: &Path) -> Result<Component, Failure> {
+    let engine = &host.engine;
     let name = path.display().to_string();
     let bytes = crate::read_file(path)?;
     let fail = |m: String| Failure::new(format!("{name}: {m}"));
-    check_policy(&bytes).map_err(fail)?;
+    check_policy(&bytes, &host.options).map_err(fail)?;
     let module = qip_memory::wasm::Module::new(&bytes, &contract_limits())
         .map_err(|e| fail(format!("cannot read the Content contract: {e}")))?;
     let contract = contract::inspect(&module).map_err(|e| fail(format!("Content contract: {e}")))?;
@@ -91,9 +197,12 @@ pub fn load(engine: &Engine, path: &Path) -> Result<Component, Failure> {
 }
 
 /// The one-line message of a wasmtime error from a call: the trap's message (`wasm trap: …`)
-/// when it is a trap.
-fn call_error(e: &wasmtime::Error) -> String {
+/// when it is a trap, the time limit when the watchdog interrupted it.
+fn stage_error(e: &wasmtime::Error, timeout_ms: u64) -> String {
     match e.downcast_ref::<Trap>() {
+        Some(Trap::Interrupt) => {
+            format!("stopped after the time limit of {timeout_ms} ms (raise it with --timeout-ms)")
+        }
         Some(trap) => format!("{trap}"),
         None => format!("{e}").replace('\n', " "),
     }
@@ -127,33 +236,80 @@ pub fn is_memory_tool(c: &Contract) -> bool {
         && c.input_content_type.as_deref().is_some_and(|t| t.starts_with("multipart/form-data"))
 }
 
-/// A fresh instance of a loaded stage, ready for one render.
+/// Ends a stage that runs past its time limit: after `timeout` the engine's epoch advances,
+/// which traps the stage's store at its next function entry or loop back edge. Dropping the
+/// watchdog (the stage finished) ends its thread at once.
+struct Watchdog {
+    cancel: Option<mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Watchdog {
+    fn start(engine: &Engine, timeout: Duration) -> Watchdog {
+        let (cancel, wait) = mpsc::channel::<()>();
+        let engine = engine.clone();
+        let thread = std::thread::spawn(move || {
+            if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(timeout) {
+                engine.increment_epoch();
+            }
+        });
+        Watchdog { cancel: Some(cancel), thread: Some(thread) }
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        drop(self.cancel.take());
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// A fresh instance of a loaded stage, ready for one render, under its time limit.
 pub struct Running<'c> {
     component: &'c Component,
-    store: Store<()>,
+    store: Store<StoreLimits>,
     instance: Instance,
     memory: Memory,
+    timeout_ms: u64,
+    _watchdog: Watchdog,
 }
 
 impl<'c> Running<'c> {
-    /// Instantiates `component` with no imports (a start function, if any, runs here).
+    /// Instantiates `component` with no imports (a start function, if any, runs here); the
+    /// stage's time limit starts here.
     ///
     /// # Errors
-    /// A [`Failure`] naming the stage when instantiation fails or traps, or when the `memory`
-    /// export is missing.
-    pub fn new(engine: &Engine, component: &'c Component) -> Result<Running<'c>, Failure> {
+    /// A [`Failure`] naming the stage when instantiation fails, traps or runs out of time, or
+    /// when the `memory` export is missing.
+    pub fn new(host: &Host, component: &'c Component) -> Result<Running<'c>, Failure> {
         let name = &component.name;
-        let mut store = Store::new(engine, ());
-        let instance = Instance::new(&mut store, &component.module, &[])
-            .map_err(|e| Failure::new(format!("{name}: cannot instantiate: {}", call_error(&e))))?;
+        let mut limits = StoreLimitsBuilder::new();
+        if let Some(max) = host.options.max_memory {
+            limits = limits.memory_size(usize::try_from(max).unwrap_or(usize::MAX));
+        }
+        let mut store = Store::new(&host.engine, limits.build());
+        store.limiter(|l| l);
+        store.set_epoch_deadline(1);
+        let timeout_ms = host.options.timeout_ms;
+        let watchdog = Watchdog::start(&host.engine, Duration::from_millis(timeout_ms));
+        let instance = Instance::new(&mut store, &component.module, &[]).map_err(|e| {
+            Failure::new(format!("{name}: cannot instantiate: {}", stage_error(&e, timeout_ms)))
+        })?;
         let memory = instance
             .get_memory(&mut store, "memory")
             .ok_or_else(|| Failure::new(format!("{name}: exports no memory \"memory\"")))?;
-        Ok(Running { component, store, instance, memory })
+        Ok(Running { component, store, instance, memory, timeout_ms, _watchdog: watchdog })
     }
 
     fn fail(&self, m: String) -> Failure {
         Failure::new(format!("{}: {m}", self.component.name))
+    }
+
+    /// The message of a failed call into the stage.
+    fn call_error(&self, e: &wasmtime::Error) -> String {
+        stage_error(e, self.timeout_ms)
     }
 
     /// Calls the zero-argument getter `name` (a static getter, A.3).
@@ -162,7 +318,8 @@ impl<'c> Running<'c> {
             .instance
             .get_typed_func::<(), i32>(&mut self.store, name)
             .map_err(|e| self.fail(format!("{name}: {e}")))?;
-        let v = f.call(&mut self.store, ()).map_err(|e| self.fail(format!("{name}: {}", call_error(&e))))?;
+        let v =
+            f.call(&mut self.store, ()).map_err(|e| self.fail(format!("{name}: {}", self.call_error(&e))))?;
         Ok(v.cast_unsigned())
     }
 
@@ -249,7 +406,7 @@ impl<'c> Running<'c> {
             let mut result = [Val::I32(0)];
             setter
                 .call(&mut self.store, &[arg], &mut result)
-                .map_err(|e| self.fail(format!("uniform {key}: {}", call_error(&e))))?;
+                .map_err(|e| self.fail(format!("uniform {key}: {}", self.call_error(&e))))?;
         }
         Ok(())
     }
@@ -269,7 +426,7 @@ impl<'c> Running<'c> {
         let size_arg = u32::try_from(input_size).map_err(|_| self.fail("input larger than 4 GiB".into()))?;
         let r = render
             .call(&mut self.store, size_arg.cast_signed())
-            .map_err(|e| self.fail(call_error(&e)))?
+            .map_err(|e| self.fail(self.call_error(&e)))?
             .cast_unsigned();
         let c = &self.component.contract;
         if r >> 63 == 1 {

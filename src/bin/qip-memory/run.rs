@@ -21,6 +21,9 @@
 //!   output (`output_utf8_cap`), verbatim otherwise; `-o PATH` writes the exact bytes, except
 //!   that a `.png` path re-encodes an `image/ktx2` output as PNG (as `qip run` re-encodes for
 //!   image extensions), so a heat-map pipeline ends in a PNG without QIP's converter.
+//! * Limits as `qip run`'s ([`HostOptions`]): `--timeout-ms` per executed stage (default
+//!   5,000), `--max-memory BYTES`, `--allow-memory-grow` (needs `--max-memory`); compiled
+//!   modules cached unless `--no-cache`; `--timing` prints each stage's compile and run times.
 //! * Every error, rejection and trap ends the pipeline with exit status 1 and one line on
 //!   stderr.
 
@@ -29,9 +32,9 @@ use std::path::{Path, PathBuf};
 
 use qip_memory::content::form::{self, DEFAULT_BOUNDARY, DEFAULT_CONTENT_TYPE, FieldSource};
 use qip_memory::content::multipart::{SLOT_LEN, SLOT_PREFIX, boundary_from_slot};
-use wasmtime::Engine;
+use std::time::Instant;
 
-use crate::host::{self, Running};
+use crate::host::{self, Host, HostOptions, Running};
 use crate::{Failure, read_file, split_uniform};
 
 /// Usage text of `qip-memory run` (also shown for `-h`/`--help`).
@@ -48,6 +51,12 @@ Options:
   -u, --uniform KEY=VALUE   a uniform of the stage it follows
   -o, --output PATH         write the last stage's output to PATH (exact bytes; a .png
                             path re-encodes an image/ktx2 output as PNG)
+      --timeout-ms MS       wall-clock limit of each stage's execution (default 5000)
+      --max-memory BYTES    refuse a stage whose memory may exceed BYTES or declares no maximum
+      --allow-memory-grow   allow memory.grow (requires --max-memory)
+      --no-cache            compile every stage anew (default: compiled modules are cached in
+                            $XDG_CACHE_HOME/qip-memory or ~/.cache/qip-memory)
+      --timing              print each stage's compile and run times to stderr
   -h, --help                this text";
 
 /// One stage of the pipeline and its uniforms.
@@ -60,7 +69,7 @@ pub struct StageArgs {
 }
 
 /// The parsed command line of `run`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RunArgs {
     /// `-F` arguments, in order, unparsed.
     pub forms: Vec<String>,
@@ -70,15 +79,35 @@ pub struct RunArgs {
     pub stages: Vec<StageArgs>,
     /// `-o PATH`.
     pub output: Option<PathBuf>,
+    /// The host's limits and cache.
+    pub host: HostOptions,
+    /// `--timing`.
+    pub timing: bool,
+}
+
+/// A positive integer option value.
+fn positive(flag: &str, v: &str) -> Result<u64, Failure> {
+    match v.parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(Failure::new(format!("run: {flag} {v}: expected a positive integer"))),
+    }
 }
 
 /// Parses `run`'s arguments (everything after `run`); `Ok(None)` for `-h`/`--help`.
 ///
 /// # Errors
 /// A [`Failure`] for a missing option value, an unknown option, `-u` before any stage, a
-/// repeated `-i`/`-o`, `-F` together with `-i`, or no stage at all.
+/// repeated `-i`/`-o`, `-F` together with `-i`, a limit that is not a positive integer,
+/// `--allow-memory-grow` without `--max-memory`, or no stage at all.
 pub fn parse_args(args: &[String]) -> Result<Option<RunArgs>, Failure> {
-    let mut out = RunArgs::default();
+    let mut out = RunArgs {
+        forms: Vec::new(),
+        input: None,
+        stages: Vec::new(),
+        output: None,
+        host: HostOptions::default(),
+        timing: false,
+    };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = |flag: &str| {
@@ -87,6 +116,15 @@ pub fn parse_args(args: &[String]) -> Result<Option<RunArgs>, Failure> {
                 .ok_or_else(|| Failure::new(format!("run: {flag} needs a value (see qip-memory run --help)")))
         };
         match arg.as_str() {
+            "--timeout-ms" => out.host.timeout_ms = positive(arg, &value(arg)?)?,
+            "--max-memory" => out.host.max_memory = Some(positive(arg, &value(arg)?)?),
+            "--allow-memory-grow" => out.host.allow_memory_grow = true,
+            "--no-cache" => out.host.cache = false,
+            "--timing" => out.timing = true,
+            s if s.starts_with("--timeout-ms=") => out.host.timeout_ms = positive("--timeout-ms", &s[13..])?,
+            s if s.starts_with("--max-memory=") => {
+                out.host.max_memory = Some(positive("--max-memory", &s[13..])?)
+            }
             "-h" | "--help" => return Ok(None),
             "-F" | "--form" => out.forms.push(value(arg)?),
             "-i" | "--input" => {
@@ -116,6 +154,9 @@ pub fn parse_args(args: &[String]) -> Result<Option<RunArgs>, Failure> {
     }
     if !out.forms.is_empty() && out.input.is_some() {
         return Err(Failure::new("run: -F and -i are mutually exclusive".into()));
+    }
+    if out.host.allow_memory_grow && out.host.max_memory.is_none() {
+        return Err(Failure::new("run: --allow-memory-grow requires --max-memory".into()));
     }
     if out.stages.is_empty() {
         return Err(Failure::new("run: no stage given (see qip-memory run --help)".into()));
@@ -242,9 +283,12 @@ fn pipeline(args: &RunArgs) -> Result<(Vec<u8>, String, bool), Failure> {
         };
         Content { bytes, ty: String::new(), utf8: false }
     };
-    let engine = Engine::default();
+    let host = Host::new(args.host.clone())?;
     for (index, stage) in args.stages.iter().enumerate() {
-        let component = host::load(&engine, &stage.path)?;
+        let t0 = Instant::now();
+        let cached_before = host.cache_use();
+        let component = host::load(&host, &stage.path)?;
+        let compiled = t0.elapsed();
         let name = &component.name;
         let c = &component.contract;
         let fail = |m: String| Failure::new(format!("{name}: {m}"));
@@ -286,13 +330,27 @@ fn pipeline(args: &RunArgs) -> Result<(Vec<u8>, String, bool), Failure> {
                 e.valid_up_to()
             )));
         }
-        let mut running = Running::new(&engine, &component)?;
+        let t1 = Instant::now();
+        let mut running = Running::new(&host, &component)?;
         if let Some(uuid) = &uuid {
             running.set_boundary_uuid(uuid)?;
         }
         running.write_input(&content.bytes)?;
         running.apply_uniforms(&stage.uniforms)?;
         let output = running.render(content.bytes.len())?;
+        drop(running);
+        if args.timing {
+            let cache = match (cached_before, host.cache_use()) {
+                (Some((hits, _)), Some((now, _))) if now > hits => "from the cache",
+                (Some(_), Some(_)) => "compiled, cached",
+                _ => "compiled, no cache",
+            };
+            crate::out::stderr(&format!(
+                "{name}: compile {:.1} ms ({cache}), run {:.1} ms\n",
+                compiled.as_secs_f64() * 1e3,
+                t1.elapsed().as_secs_f64() * 1e3
+            ));
+        }
         // Step 4: the output type.
         let ty = match (&c.output_content_type, c.input) {
             (Some(t), _) => t.clone(),
