@@ -84,23 +84,38 @@ COMPONENTS := application/wasm/qip-interpret-memory-page-writes-csv.wasm \
 .PHONY: components $(COMPONENTS)
 components: $(COMPONENTS)
 
-application/wasm/qip-interpret-memory-page-writes-csv.wasm:
+# The three Content components are built for size (opt-level "z" in their Cargo.toml) and then
+# shrunk by binaryen's wasm-opt -Oz (npm `binaryen`, pinned here): every `qip run` compiles the
+# module again, so its size is the user's start-up time. wasm-opt runs only when cargo produced
+# a newer module. Measured one lever at a time in docs/components.md.
+BINARYEN_VERSION := 132.0.0
+WASM_OPT := target/binaryen/node_modules/.bin/wasm-opt
+# The WebAssembly features rustc's wasm32-unknown-unknown target emits, no more.
+WASM_OPT_FLAGS := -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+	--enable-mutable-globals --enable-multivalue --enable-reference-types
+$(WASM_OPT):
+	@command -v npm >/dev/null || { echo "the Content components need npm (binaryen's wasm-opt)" >&2; exit 1; }
+	npm install --prefix target/binaryen --no-audit --no-fund --no-save binaryen@$(BINARYEN_VERSION)
+# $(call wasm_opt,MODULE): $@ from MODULE through wasm-opt, unless $@ is already newer.
+wasm_opt = [ $@ -nt $(1) ] || { $(WASM_OPT) $(WASM_OPT_FLAGS) $(1) -o $@.tmp && mv $@.tmp $@; }
+
+application/wasm/qip-interpret-memory-page-writes-csv.wasm: | $(WASM_OPT)
 	rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true
 	cd components/page-writes-csv && CARGO_TARGET_DIR=$(CURDIR)/target/components $(CARGO) build --release --target wasm32-unknown-unknown
 	mkdir -p application/wasm
-	cp target/components/wasm32-unknown-unknown/release/qip_interpret_memory_page_writes_csv.wasm $@
+	$(call wasm_opt,target/components/wasm32-unknown-unknown/release/qip_interpret_memory_page_writes_csv.wasm)
 
-application/wasm/qip-interpret-memory-thermal-ktx2.wasm:
+application/wasm/qip-interpret-memory-thermal-ktx2.wasm: | $(WASM_OPT)
 	rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true
 	cd components/thermal-ktx2 && CARGO_TARGET_DIR=$(CURDIR)/target/components $(CARGO) build --release --target wasm32-unknown-unknown
 	mkdir -p application/wasm
-	cp target/components/wasm32-unknown-unknown/release/qip_interpret_memory_thermal_ktx2.wasm $@
+	$(call wasm_opt,target/components/wasm32-unknown-unknown/release/qip_interpret_memory_thermal_ktx2.wasm)
 
-application/wasm/assemblyscript-heap-analyzer-json.wasm:
+application/wasm/assemblyscript-heap-analyzer-json.wasm: | $(WASM_OPT)
 	rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true
 	cd components/heap-analyzer-json && CARGO_TARGET_DIR=$(CURDIR)/target/components $(CARGO) build --release --target wasm32-unknown-unknown
 	mkdir -p application/wasm
-	cp target/components/wasm32-unknown-unknown/release/assemblyscript_heap_analyzer_json.wasm $@
+	$(call wasm_opt,target/components/wasm32-unknown-unknown/release/assemblyscript_heap_analyzer_json.wasm)
 
 # Real AssemblyScript programs as heap-analyzer fixtures (tests/assemblyscript/, heap-analyzer.md
 # I.2): asc 0.28.20 (npm, pinned by package-lock.json) compiles each program with the layout

@@ -65,9 +65,8 @@ fn request(target: &[u8], input: &[u8]) -> Vec<u8> {
     build_body(&fields, DEFAULT_BOUNDARY).unwrap()
 }
 
-/// One measured request: a label, the request body, the budget, its instruction count.
+/// One measured request: the request body, the budget, its instruction count.
 struct Case {
-    label: &'static str,
     body: Vec<u8>,
     budget: u32,
     instructions: u64,
@@ -97,13 +96,11 @@ fn main() {
     let doc = markdown(if smoke { 3 } else { 900 });
     let mut cases = vec![
         Case {
-            label: "QR demo",
             body: request(&qr, b"https://example.com"),
             budget: 10_000_000,
             instructions: 0,
         },
         Case {
-            label: "Markdown",
             body: request(&md_target, doc.as_bytes()),
             budget: 1_000_000_000,
             instructions: 0,

@@ -188,7 +188,9 @@ pub fn run<O: Observer>(
         _ => {}
     }
     let mut store = Store::new(limits.clone());
-    let instance: Instance = match store.instantiate(module.clone(), &[]) {
+    // Content targets have no start function (checked above); instantiating under the same
+    // observer type keeps the execution loop to one monomorphised copy per tool.
+    let instance: Instance = match store.instantiate_observed(module.clone(), &[], observer) {
         Ok(i) => i,
         Err(crate::wasm::InstantiateError::Limit(m)) => return fail(Cause::Limit, m),
         Err(crate::wasm::InstantiateError::Exec(e)) => return Err(exec_failure(e)),

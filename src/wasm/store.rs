@@ -370,6 +370,22 @@ impl Store {
         module: Arc<Module>,
         imports: &[Extern],
     ) -> Result<Instance, InstantiateError> {
+        self.instantiate_observed(module, imports, &mut NoObserver)
+    }
+
+    /// [`Store::instantiate`], with the start function observed by `observer`. A front end
+    /// that runs everything under one observer type calls this, so that the execution loop is
+    /// monomorphised once for it and not also for [`NoObserver`] (each copy is tens of
+    /// kilobytes of a component's code).
+    ///
+    /// # Errors
+    /// As [`Store::instantiate`].
+    pub fn instantiate_observed<O: Observer>(
+        &mut self,
+        module: Arc<Module>,
+        imports: &[Extern],
+        observer: &mut O,
+    ) -> Result<Instance, InstantiateError> {
         if imports.len() != module.imports.len() {
             return Err(InstantiateError::Link(format!(
                 "module needs {} imports, {} given",
@@ -503,7 +519,7 @@ impl Store {
         }
         if let Some(start) = module.start {
             let f = Func(self.instances[inst_index as usize].funcs[start as usize]);
-            self.call(f, &[]).map_err(InstantiateError::Exec)?;
+            self.call_observed(f, &[], observer).map_err(InstantiateError::Exec)?;
         }
         Ok(Instance(inst_index))
     }

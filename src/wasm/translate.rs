@@ -143,9 +143,14 @@ pub(crate) fn translate_function(
     t.open_block(0);
     let mut getter = None;
     let mut reader = body.get_operators_reader().map_err(LoadError::invalid)?;
+    // The body's bytes, to name an operator the interpreter lacks by its encoding (formatting
+    // the decoded `Operator` would pull wasmparser's whole `Debug` table into the components).
+    let (body_bytes, body_start) = (body.as_bytes(), body.range().start);
     while !reader.eof() {
         let offset = reader.original_position();
         let op = reader.read().map_err(LoadError::invalid)?;
+        let encoding =
+            &body_bytes[(offset - body_start) as usize..(reader.original_position() - body_start) as usize];
         fv.op(offset, &op).map_err(LoadError::invalid)?;
         t.instr = t.f.instr_offsets.len() as u32;
         t.f.instr_offsets.push(offset as u32);
@@ -157,7 +162,7 @@ pub(crate) fn translate_function(
             (1, Operator::End) => getter,
             _ => None,
         };
-        t.op(op, offset as usize)?;
+        t.op(op, offset as usize, encoding)?;
         let frame_limit = (FRAME_SLOTS as u64).min(limits.max_value_stack as u64);
         if t.max_height as u64 + t.f.num_locals as u64 > frame_limit {
             return Err(LoadError::limit(
@@ -489,7 +494,7 @@ impl<'m> Translator<'m> {
             match *p {
                 Patch::Op(i) => match self.f.code[i].target_mut() {
                     Some(t) => *t = pc,
-                    None => unreachable!("patching a non-branch {:?}", self.f.code[i]),
+                    None => unreachable!("patching a non-branch op (at pc {i})"),
                 },
                 Patch::Target(i) => self.f.targets[i].pc = pc,
             }
@@ -579,7 +584,8 @@ impl<'m> Translator<'m> {
 
     // ---- the operators ----------------------------------------------------------------------
 
-    fn op(&mut self, op: Operator<'_>, at: usize) -> Result<(), LoadError> {
+    /// Translates one operator at module offset `at`, whose bytes are `encoding`.
+    fn op(&mut self, op: Operator<'_>, at: usize, encoding: &[u8]) -> Result<(), LoadError> {
         // Structure is tracked even in unreachable code; nothing else is translated there.
         if !self.reachable {
             match op {
@@ -961,8 +967,12 @@ impl<'m> Translator<'m> {
             Operator::V128Store16Lane { memarg, lane } => self.store_lane(2, lane, &memarg, at)?,
             Operator::V128Store32Lane { memarg, lane } => self.store_lane(4, lane, &memarg, at)?,
             Operator::V128Store64Lane { memarg, lane } => self.store_lane(8, lane, &memarg, at)?,
-            other => {
-                return Err(LoadError::limit(at, format!("unsupported operator {other:?}")));
+            _ => {
+                let mut bytes = alloc::string::String::new();
+                for b in &encoding[..encoding.len().min(8)] {
+                    bytes += &format!(" {b:02x}");
+                }
+                return Err(LoadError::limit(at, format!("unsupported operator (encoded as{bytes})")));
             }
         }
         Ok(())
