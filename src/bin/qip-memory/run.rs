@@ -121,9 +121,11 @@ pub fn parse_args(args: &[String]) -> Result<Option<RunArgs>, Failure> {
             "--allow-memory-grow" => out.host.allow_memory_grow = true,
             "--no-cache" => out.host.cache = false,
             "--timing" => out.timing = true,
-            s if s.starts_with("--timeout-ms=") => out.host.timeout_ms = positive("--timeout-ms", &s[13..])?,
+            s if s.starts_with("--timeout-ms=") => {
+                out.host.timeout_ms = positive("--timeout-ms", &s["--timeout-ms=".len()..])?
+            }
             s if s.starts_with("--max-memory=") => {
-                out.host.max_memory = Some(positive("--max-memory", &s[13..])?)
+                out.host.max_memory = Some(positive("--max-memory", &s["--max-memory=".len()..])?)
             }
             "-h" | "--help" => return Ok(None),
             "-F" | "--form" => out.forms.push(value(arg)?),
