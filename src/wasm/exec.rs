@@ -146,9 +146,14 @@ pub(crate) fn invoke<O: Observer>(
         block_first: 0,
         frames: Vec::new(),
     };
-    let mut stop = run::<O, false>(store, &mut state, obs);
+    let mut stop = run::<O, false>(store, &mut state, obs, false);
     if let Stop::Precise = stop {
-        stop = run::<O, true>(store, &mut state, obs);
+        // With `one-loop` the precise mode is the same copy of the loop with a runtime flag.
+        stop = if cfg!(feature = "one-loop") {
+            run::<O, false>(store, &mut state, obs, true)
+        } else {
+            run::<O, true>(store, &mut state, obs, true)
+        };
     }
     match stop {
         Stop::Done => {
@@ -197,9 +202,12 @@ fn lane_mask(width: u32) -> u128 {
     if width >= 16 { u128::MAX } else { (1u128 << (width * 8)) - 1 }
 }
 
-/// The loop. `P`: precise budget mode.
+/// The loop. `P`: precise budget mode, checked per instruction; with the `one-loop` feature
+/// only `P = false` is instantiated and `precise` says it at run time instead (one copy of
+/// the loop, one predictable branch per instruction).
 #[allow(clippy::too_many_lines)]
-fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut O) -> Stop {
+fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut O, precise: bool) -> Stop {
+    let precise = if cfg!(feature = "one-loop") { precise } else { P };
     let Store {
         limits,
         funcs,
@@ -485,12 +493,12 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
     }
 
     loop {
-        if P && block_base + body.cum[pc] as u64 > limit {
+        if precise && block_base + body.cum[pc] as u64 > limit {
             exhausted!();
         }
         match code[pc] {
             Op::Fuel { n, first } => {
-                if P {
+                if precise {
                     if counters.instructions > limit {
                         exhausted!();
                     }
