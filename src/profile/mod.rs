@@ -6,5 +6,10 @@
 //! * [`thermal`]: the heat map of `qip-interpret-memory-thermal-ktx2.wasm` (`memory-tools.md`
 //!   section 3): per byte of up to 32 pages, the render work attributed to it and its accesses.
 
+//! * [`functions`]: per function, self instructions, loads, stores, bytes and pages touched.
+//! * [`names`]: function names for people, from the `name` section or the exports.
+
+pub mod functions;
+pub mod names;
 pub mod pages;
 pub mod thermal;

@@ -146,6 +146,9 @@ pub(crate) fn invoke<O: Observer>(
         block_first: 0,
         frames: Vec::new(),
     };
+    if let FuncKind::Wasm { index, .. } = info.kind {
+        obs.enter(index, store.counters.instructions);
+    }
     let mut stop = run::<O, false>(store, &mut state, obs, false);
     if let Stop::Precise = stop {
         // With `one-loop` the precise mode is the same copy of the loop with a runtime flag.
@@ -304,6 +307,11 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                     counters.calls += 1;
                     counters.indirect_calls += $indirect as u64;
                     obs.call($indirect);
+                    if O::ENABLED {
+                        if let FuncKind::Wasm { index, .. } = funcs[callee as usize].kind {
+                            obs.enter(index, exact!());
+                        }
+                    }
                     frame = frame_at!(new_fp);
                     frame[cb.num_params as usize..cb.num_locals as usize].fill(0);
                     st.frames.push(Frame { func: st.func, pc: pc as u32 + 1, fp: fp as u32 });
@@ -358,6 +366,9 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 frame.copy_within(src..src + n, 0);
             }
             counters.returns += 1;
+            if O::ENABLED {
+                obs.leave(counters.instructions);
+            }
             match st.frames.pop() {
                 None => {
                     save!();

@@ -37,6 +37,21 @@ pub trait Observer {
     fn call(&mut self, indirect: bool) {
         let _ = indirect;
     }
+    /// A Wasm function starts running: the entry function of an invocation, or a callee right
+    /// after its [`Observer::call`]. `func` is its index in the module's function index space
+    /// (imports first, as in the `name` section); `instructions` is the exact count so far, the
+    /// call instruction included. Host functions run no instructions and are not entered.
+    #[inline(always)]
+    fn enter(&mut self, func: u32, instructions: u64) {
+        let _ = (func, instructions);
+    }
+    /// The function entered last returns to its caller (or ends the invocation);
+    /// `instructions` is the exact count so far, its `return` or final `end` included. A trap
+    /// or an exhausted budget ends a run without `leave` events.
+    #[inline(always)]
+    fn leave(&mut self, instructions: u64) {
+        let _ = instructions;
+    }
     /// A taken branch back to a loop (one loop iteration, C.6).
     #[inline(always)]
     fn loop_iteration(&mut self) {}
@@ -64,4 +79,60 @@ pub struct NoObserver;
 
 impl Observer for NoObserver {
     const ENABLED: bool = false;
+}
+
+/// Two observers of one run: every event goes to `.0`, then to `.1`.
+impl<A: Observer, B: Observer> Observer for (A, B) {
+    const ENABLED: bool = A::ENABLED || B::ENABLED;
+
+    #[inline(always)]
+    fn load(&mut self, addr: u64, len: u32, instructions: u64) {
+        self.0.load(addr, len, instructions);
+        self.1.load(addr, len, instructions);
+    }
+    #[inline(always)]
+    fn store(&mut self, addr: u64, len: u32, instructions: u64) {
+        self.0.store(addr, len, instructions);
+        self.1.store(addr, len, instructions);
+    }
+    #[inline(always)]
+    fn copy(&mut self, dst: u64, src: u64, len: u64, instructions: u64) {
+        self.0.copy(dst, src, len, instructions);
+        self.1.copy(dst, src, len, instructions);
+    }
+    #[inline(always)]
+    fn fill(&mut self, dst: u64, len: u64, instructions: u64) {
+        self.0.fill(dst, len, instructions);
+        self.1.fill(dst, len, instructions);
+    }
+    #[inline(always)]
+    fn call(&mut self, indirect: bool) {
+        self.0.call(indirect);
+        self.1.call(indirect);
+    }
+    #[inline(always)]
+    fn enter(&mut self, func: u32, instructions: u64) {
+        self.0.enter(func, instructions);
+        self.1.enter(func, instructions);
+    }
+    #[inline(always)]
+    fn leave(&mut self, instructions: u64) {
+        self.0.leave(instructions);
+        self.1.leave(instructions);
+    }
+    #[inline(always)]
+    fn loop_iteration(&mut self) {
+        self.0.loop_iteration();
+        self.1.loop_iteration();
+    }
+    #[inline(always)]
+    fn global0_write(&mut self, value: u32) {
+        self.0.global0_write(value);
+        self.1.global0_write(value);
+    }
+    #[inline(always)]
+    fn begin_render(&mut self, instructions: u64, stack_pointer: Option<u32>) {
+        self.0.begin_render(instructions, stack_pointer);
+        self.1.begin_render(instructions, stack_pointer);
+    }
 }
