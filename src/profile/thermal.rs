@@ -81,6 +81,8 @@ struct Work {
 struct Pending {
     addr: u64,
     at: Work,
+    /// The writer's interned call stack ([`NO_STACK`] without attribution).
+    stack: u32,
     /// `true`: attributes for sure; `false`: a stack write unless its address ends up below the
     /// final lowest stack pointer.
     decided: bool,
@@ -108,6 +110,80 @@ impl Tile {
             accesses: vec![0; TILE_BYTES].into_boxed_slice(),
         })
     }
+}
+
+/// The stack id of a write recorded without attribution, and of a byte no write gave work.
+pub const NO_STACK: u32 = u32::MAX;
+/// Most frames kept of a writer's call stack (the innermost ones).
+pub const MAX_FRAMES: usize = 8;
+
+/// Who did the writes (docs/report.md, "Attribution"): the shadow call stack of the run, the
+/// distinct stacks seen at attributing writes, and per tile byte the write that gave it the
+/// most instructions.
+#[derive(Debug, Default)]
+struct Attribution {
+    /// Function indices, innermost last.
+    calls: Vec<u32>,
+    /// The interned id of the innermost [`MAX_FRAMES`] of `calls`; `None` after it changed.
+    current: Option<u32>,
+    ids: alloc::collections::BTreeMap<Vec<u32>, u32>,
+    stacks: Vec<Vec<u32>>,
+    /// Per function index: instructions attributed to its writes that landed on a tile.
+    work: Vec<u64>,
+    /// Per slot, parallel to the recorder's `slots`: per byte (stack id, its write's work).
+    writers: Vec<Option<Box<[(u32, u64)]>>>,
+}
+
+impl Attribution {
+    fn stack_id(&mut self) -> u32 {
+        if let Some(id) = self.current {
+            return id;
+        }
+        let frames = &self.calls[self.calls.len().saturating_sub(MAX_FRAMES)..];
+        let id = match self.ids.get(frames) {
+            Some(&id) => id,
+            None => {
+                let id = self.stacks.len() as u32;
+                self.stacks.push(frames.to_vec());
+                self.ids.insert(frames.to_vec(), id);
+                id
+            }
+        };
+        self.current = Some(id);
+        id
+    }
+
+    /// Credits `work` instructions of the write with stack `stack` to byte `b` of slot `slot`.
+    fn credit(&mut self, slot: usize, b: usize, stack: u32, work: u64) {
+        if let Some(&func) = self.stacks.get(stack as usize).and_then(|s| s.last()) {
+            let f = func as usize;
+            if f >= self.work.len() {
+                self.work.resize(f + 1, 0);
+            }
+            self.work[f] += work;
+        }
+        if slot >= self.writers.len() {
+            self.writers.resize_with(slot + 1, || None);
+        }
+        let w = self.writers[slot].get_or_insert_with(|| vec![(NO_STACK, 0); TILE_BYTES].into_boxed_slice());
+        if work > w[b].1 {
+            w[b] = (stack, work);
+        }
+    }
+}
+
+/// What [`ThermalRecorder::with_attribution`] adds to a [`HeatMap`].
+#[derive(Debug, Clone, Default)]
+pub struct Writers {
+    /// The distinct call stacks of attributing writes, outermost first, at most
+    /// [`MAX_FRAMES`] innermost frames each; function indices of the module.
+    pub stacks: Vec<Vec<u32>>,
+    /// Per function index: instructions attributed (3.2) to its writes that landed on a tile.
+    /// Their sum is [`HeatMap::totals`]'s instructions.
+    pub function_work: Vec<u64>,
+    /// Per tile, parallel to [`HeatMap::tiles`]: per byte, the stack id (into `stacks`) of the
+    /// write that gave the byte the most instructions (the first of equals), or [`NO_STACK`].
+    pub tiles: Vec<Box<[u32]>>,
 }
 
 /// Page state: not touched yet.
@@ -138,6 +214,7 @@ pub struct ThermalRecorder {
     last: Work,
     pending: VecDeque<Pending>,
     overflowed: bool,
+    attribution: Option<Box<Attribution>>,
 }
 
 /// The result of [`ThermalRecorder::finish`].
@@ -167,7 +244,16 @@ impl ThermalRecorder {
             last: Work::default(),
             pending: VecDeque::new(),
             overflowed: false,
+            attribution: None,
         }
+    }
+
+    /// Also records who did the writes: the call stack of every attributing write and, per
+    /// tile byte, the write that gave it the most work ([`HeatMap::writers`]). Costs a lookup
+    /// per write after a call or return, and 12 bytes per tile byte.
+    pub fn with_attribution(mut self) -> Self {
+        self.attribution = Some(Box::default());
+        self
     }
 
     /// The stack range measured so far (`memory-tools.md` 2: `[lowest global 0, initial)` when
@@ -211,6 +297,9 @@ impl ThermalRecorder {
             self.tiles.swap_remove(k);
             self.state[highest as usize] = NO_TILE;
             self.slots[slot as usize] = None;
+            if let Some(w) = self.attribution.as_deref_mut().and_then(|a| a.writers.get_mut(slot as usize)) {
+                *w = None;
+            }
             self.free.push(slot);
         }
         let slot = self.free.pop().unwrap_or_else(|| {
@@ -271,10 +360,14 @@ impl ThermalRecorder {
             return;
         }
         let at = Work { instructions, ..self.now };
+        let stack = match self.attribution.as_deref_mut() {
+            Some(a) => a.stack_id(),
+            None => NO_STACK,
+        };
         match self.stack {
             StackRange::Known(range) => {
                 if !range.is_some_and(|(lo, hi)| lo <= addr && addr < hi) {
-                    self.attribute(addr, at);
+                    self.attribute(addr, at, stack);
                 }
             }
             StackRange::Measure { pending_limit } => {
@@ -288,13 +381,13 @@ impl ThermalRecorder {
                     _ => true,
                 };
                 if decided && self.pending.is_empty() {
-                    self.attribute(addr, at);
+                    self.attribute(addr, at, stack);
                 } else if !self.overflowed {
                     if self.pending.len() == pending_limit {
                         self.overflowed = true;
                         self.pending = VecDeque::new();
                     } else {
-                        self.pending.push_back(Pending { addr, at, decided });
+                        self.pending.push_back(Pending { addr, at, stack, decided });
                     }
                 }
             }
@@ -302,8 +395,8 @@ impl ThermalRecorder {
     }
 
     /// Adds the work since the last attributing write to the byte at `addr` (if it is on a
-    /// tile) and starts a new tally.
-    fn attribute(&mut self, addr: u64, at: Work) {
+    /// tile) and starts a new tally. `stack`: the writer's stack id, for attribution.
+    fn attribute(&mut self, addr: u64, at: Work, stack: u32) {
         let (i, l, c) = (
             at.instructions - self.last.instructions,
             at.loops - self.last.loops,
@@ -320,6 +413,9 @@ impl ThermalRecorder {
             tile.instructions[b] = tile.instructions[b].saturating_add(i);
             tile.loops[b] = tile.loops[b].saturating_add(l.min(u32::MAX as u64) as u32);
             tile.calls[b] = tile.calls[b].saturating_add(c.min(u32::MAX as u64) as u32);
+            if let Some(a) = self.attribution.as_deref_mut() {
+                a.credit(s as usize - 1, b, stack, i);
+            }
         }
     }
 
@@ -332,7 +428,7 @@ impl ThermalRecorder {
             }
             self.pending.pop_front();
             if !stack {
-                self.attribute(w.addr, w.at);
+                self.attribute(w.addr, w.at, w.stack);
             }
         }
     }
@@ -347,7 +443,18 @@ impl ThermalRecorder {
         self.tiles.sort_unstable_by_key(|t| t.0);
         let mut slots = core::mem::take(&mut self.slots);
         let tiles = self.tiles.iter().map(|&(page, slot)| (page, slots[slot as usize].take())).collect();
-        Finish::Done(HeatMap { tiles })
+        let writers = self.attribution.take().map(|mut a| {
+            let tiles = self
+                .tiles
+                .iter()
+                .map(|&(_, slot)| match a.writers.get_mut(slot as usize).and_then(Option::take) {
+                    Some(w) => w.iter().map(|&(s, _)| s).collect(),
+                    None => vec![NO_STACK; TILE_BYTES].into_boxed_slice(),
+                })
+                .collect();
+            Writers { stacks: a.stacks, function_work: a.work, tiles }
+        });
+        Finish::Done(HeatMap { tiles, writers })
     }
 }
 
@@ -372,6 +479,20 @@ impl Observer for ThermalRecorder {
     #[inline]
     fn call(&mut self, _: bool) {
         self.now.calls += 1;
+    }
+    #[inline]
+    fn enter(&mut self, func: u32, _: u64) {
+        if let Some(a) = self.attribution.as_deref_mut() {
+            a.calls.push(func);
+            a.current = None;
+        }
+    }
+    #[inline]
+    fn leave(&mut self, _: u64) {
+        if let Some(a) = self.attribution.as_deref_mut() {
+            a.calls.pop();
+            a.current = None;
+        }
     }
     #[inline]
     fn loop_iteration(&mut self) {
@@ -399,6 +520,8 @@ impl Observer for ThermalRecorder {
 pub struct HeatMap {
     /// Page index and tallies of each tile; `None` for a page only the setters touched.
     pub tiles: Vec<(u64, Option<Box<Tile>>)>,
+    /// Who did the writes, when recorded [`ThermalRecorder::with_attribution`].
+    pub writers: Option<Writers>,
 }
 
 /// The tallies of one byte (see [`HeatMap::hottest`]).
@@ -414,6 +537,9 @@ pub struct Hot {
     pub calls: u32,
     /// Render accesses that touched it.
     pub accesses: u32,
+    /// The stack id ([`Writers::stacks`]) of the write that gave it the most instructions;
+    /// [`NO_STACK`] without attribution.
+    pub writer: u32,
 }
 
 /// The byte ranges that give untouched bytes their alpha (3.3).
@@ -498,11 +624,13 @@ impl HeatMap {
     /// first), as [`Hot`] records.
     pub fn hottest(&self, n: usize) -> Vec<Hot> {
         let mut all: Vec<Hot> = Vec::new();
-        for (page, tile) in &self.tiles {
+        for (t, (page, tile)) in self.tiles.iter().enumerate() {
             let Some(tile) = tile.as_deref() else { continue };
+            let writers = self.writers.as_ref().map(|w| &w.tiles[t]);
             for (b, &i) in tile.instructions.iter().enumerate() {
                 if i > 0 {
                     all.push(Hot {
+                        writer: writers.map_or(NO_STACK, |w| w[b]),
                         addr: page * PAGE_SIZE + b as u64,
                         instructions: i,
                         loops: tile.loops[b],

@@ -11,6 +11,7 @@
 pub mod heap;
 pub mod modes;
 pub mod page_writes;
+pub mod report;
 pub mod request;
 pub mod thermal;
 

@@ -393,6 +393,16 @@ impl Module {
         &self.memories
     }
 
+    /// The module's defined tables: initial and maximum element counts.
+    pub fn tables(&self) -> impl Iterator<Item = (u64, Option<u64>)> + '_ {
+        self.tables.iter().map(|(t, _)| (t.initial, t.maximum))
+    }
+
+    /// Number of functions, imported and defined.
+    pub fn function_count(&self) -> u32 {
+        self.num_imported_funcs + self.funcs.len() as u32
+    }
+
     /// Number of data segments.
     pub fn data_segment_count(&self) -> usize {
         self.datas.len()

@@ -12,6 +12,9 @@
 //!   [--instruction-budget N] [--normalize 0|1] [--first-page N] (-o OUT.ktx2 | --png OUT.png)...
 //!   [--stats]`: the memory heat map of `memory-tools.md` 3, by the same library function as the
 //!   component; KTX2 and/or PNG. See [`thermal`].
+//! * `report TARGET.wasm [--input TEXT | --input-file PATH] [-u KEY=VALUE]...
+//!   [--instruction-budget N] [--first-page N] -o REPORT.html`: the memory report of
+//!   docs/report.md. See [`report`].
 //! * `run [-F ...]... [-i PATH] STAGE.wasm [-u ...]... [STAGE.wasm ...]... [-o PATH]`: a QIP
 //!   Content host (`qip-content.md` A). See [`run`]. Only with the `host` feature (native
 //!   builds): it runs components on wasmtime, which does not build for `wasm32-wasip2`; the WASI
@@ -32,6 +35,7 @@ mod host;
 mod out;
 mod page_writes;
 mod png;
+mod report;
 mod request;
 #[cfg(feature = "host")]
 mod run;
@@ -183,6 +187,18 @@ enum Command {
         #[arg(long)]
         stats: bool,
     },
+    /// Write the memory report of a Content target's run: one self-contained HTML file with the
+    /// heat map drawn for people, the functions that did the work, and the page table.
+    Report {
+        #[command(flatten)]
+        target: TargetArgs,
+        /// Lowest page that may become a tile (as `thermal --first-page`).
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=0x7fff_ffff))]
+        first_page: u32,
+        /// The HTML file to write.
+        #[arg(short = 'o', long, value_name = "REPORT.html")]
+        output: PathBuf,
+    },
     /// AssemblyScript heap analyzer, compatible with WARPO's as-heap-analyzer.
     #[command(subcommand)]
     Heap(heap::HeapCommand),
@@ -241,6 +257,12 @@ fn main() -> ExitCode {
                 stats: *stats,
             })
         }
+        Command::Report { target, first_page, output } => report::main(&report::Args {
+            target: target.target(),
+            budget: target.instruction_budget,
+            first_page: *first_page,
+            output,
+        }),
         #[cfg(feature = "host")]
         Command::Run { args } => match run::parse_args(args) {
             Ok(Some(args)) => run::main(&args),

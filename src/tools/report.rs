@@ -1,0 +1,356 @@
+//! The memory report (docs/report.md): one run of a Content request observed by the page
+//! table, the heat map with attribution and the per-function recorder at once, turned into one
+//! data object (JSON) and a self-contained HTML page that draws it.
+//!
+//! Every number of the report is one of the other tools' numbers or a sum of them: the pages
+//! are [`super::page_writes`]'s rows, the tiles [`super::thermal`]'s tallies (the same
+//! recorder, plus who did the writes), the counters those of the run.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use serde_json::{Map, Value, json};
+
+use super::page_writes::{clamp_budget, regions};
+use super::{Rejection, Request};
+use crate::content::run::Outcome;
+use crate::profile::functions::{FunctionCosts, FunctionRecorder};
+use crate::profile::names::FunctionNames;
+use crate::profile::pages::{PAGE_SIZE, PageRecorder, PageTable, Regions};
+use crate::profile::thermal::{Finish, HeatMap, Hot, NO_STACK, StackRange, ThermalRecorder};
+use crate::wasm::Counters;
+
+/// How many of the hottest bytes the report lists and marks.
+pub const HOTTEST: usize = 16;
+
+/// The report's own options (the request's uniforms, `memory-tools.md` 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// `instruction_budget`, clamped to 1…1,000,000,000 here.
+    pub budget: u32,
+    /// `first_page`: the lowest page that may become a tile.
+    pub first_page: u32,
+}
+
+/// One function's row: its name and costs, and the instructions its writes received.
+#[derive(Debug, Clone)]
+pub struct FunctionRow {
+    /// Index in the module's function index space.
+    pub index: u32,
+    /// Its name for people ([`FunctionNames`]).
+    pub name: String,
+    /// What it did.
+    pub costs: FunctionCosts,
+    /// Instructions attributed to its writes on the tiles (heat-map rule, `memory-tools.md`
+    /// 3.2).
+    pub write_work: u64,
+}
+
+/// A finished report.
+#[derive(Debug)]
+pub struct Report {
+    /// The budget the run had (clamped).
+    pub budget: u32,
+    /// Counters of the setters and render.
+    pub counters: Counters,
+    /// The page table, as `qip-memory page-writes` prints it.
+    pub pages: PageTable,
+    /// The heat map with its writers, as `qip-memory thermal` records it.
+    pub heat_map: HeatMap,
+    /// The regions of the run (data segments, input, stack, output).
+    pub regions: Regions,
+    /// Every function that ran, most self instructions first (ties: lower index first).
+    pub functions: Vec<FunctionRow>,
+    /// Function names, for the stacks.
+    pub names: FunctionNames,
+    /// Facts about the target module.
+    pub module: ModuleFacts,
+    /// Runs of the target (2 when the heat map needed the two-run fallback).
+    pub runs: u32,
+}
+
+/// What the report's summary says about the target module.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModuleFacts {
+    /// Size of the module in bytes.
+    pub bytes: usize,
+    /// Functions, imported and defined.
+    pub functions: u32,
+    /// Data segments.
+    pub data_segments: usize,
+    /// Memory 0: initial and maximum size in 64 KiB pages.
+    pub memory: Option<(u64, Option<u64>)>,
+    /// Table 0: initial and maximum elements.
+    pub table: Option<(u64, Option<u64>)>,
+    /// Bytes of memory 0 at the end of the run.
+    pub memory_bytes: u64,
+}
+
+/// The recorders of one report run.
+type Recorders = (ThermalRecorder, (PageRecorder, FunctionRecorder));
+
+fn recorders(first_page: u32, stack: StackRange) -> Recorders {
+    (
+        ThermalRecorder::new(first_page, stack).with_attribution(),
+        (PageRecorder::new(), FunctionRecorder::new()),
+    )
+}
+
+/// Parses the request (`content_type` is the 70-byte multipart slot as the host left it), runs
+/// the target once (twice in the rare case of [`crate::profile::thermal`]) and gathers the
+/// report.
+///
+/// # Errors
+/// A [`Rejection`] with the request offset and mode of `memory-tools.md` 1.1; mode 8 when no
+/// page at or above `first_page` was read or written (there would be no heat map).
+pub fn report(request: &[u8], content_type: &[u8], options: Options) -> Result<Report, Rejection> {
+    let req = Request::parse(request, content_type)?;
+    let budget = clamp_budget(options.budget);
+    let mut rec = recorders(options.first_page, StackRange::default());
+    let mut outcome = req.run(budget, &mut rec)?;
+    let mut runs = 1;
+    let (thermal, (mut pages, mut functions)) = rec;
+    let heat_map = match thermal.finish() {
+        Finish::Done(h) => h,
+        Finish::Rerun(range) => {
+            let mut second = recorders(options.first_page, StackRange::Known(range));
+            outcome = req.run(budget, &mut second)?;
+            runs = 2;
+            let (thermal, rest) = second;
+            (pages, functions) = rest;
+            match thermal.finish() {
+                Finish::Done(h) => h,
+                Finish::Rerun(_) => unreachable!("a known stack range never defers a write"),
+            }
+        }
+    };
+    if heat_map.is_empty() {
+        return Err(Rejection {
+            offset: req.len() as u32,
+            mode: 8,
+            message: format!(
+                "nothing to report: no page at or above first_page {} was read or written",
+                options.first_page
+            ),
+        });
+    }
+    let regions = regions(&outcome, req.input.len(), pages.lowest_global0());
+    let table = PageTable::new(&pages, &regions);
+    let names = FunctionNames::read(req.component);
+    let costs = functions.finish(outcome.counters.instructions);
+    let work = heat_map.writers.as_ref().map(|w| w.function_work.as_slice()).unwrap_or(&[]);
+    let mut rows: Vec<FunctionRow> = costs
+        .into_iter()
+        .enumerate()
+        .filter(|(_, c)| c.entries > 0)
+        .map(|(i, costs)| FunctionRow {
+            index: i as u32,
+            name: names.get(i as u32),
+            write_work: work.get(i).copied().unwrap_or(0),
+            costs,
+        })
+        .collect();
+    rows.sort_by(|a, b| {
+        b.costs.self_instructions.cmp(&a.costs.self_instructions).then(a.index.cmp(&b.index))
+    });
+    let module = facts(&outcome, req.component.len());
+    Ok(Report {
+        budget,
+        counters: outcome.counters,
+        pages: table,
+        heat_map,
+        regions,
+        functions: rows,
+        names,
+        module,
+        runs,
+    })
+}
+
+fn facts(outcome: &Outcome, bytes: usize) -> ModuleFacts {
+    let m = &outcome.module;
+    ModuleFacts {
+        bytes,
+        functions: m.function_count(),
+        data_segments: m.data_segment_count(),
+        memory: m.memories().first().map(|t| (t.initial, t.maximum)),
+        table: m.tables().next(),
+        memory_bytes: outcome.memory_bytes,
+    }
+}
+
+fn range(r: Option<(u64, u64)>) -> Value {
+    r.map_or(Value::Null, |(a, b)| json!([a, b]))
+}
+
+fn limits(l: Option<(u64, Option<u64>)>) -> Value {
+    l.map_or(Value::Null, |(min, max)| json!({ "min": min, "max": max }))
+}
+
+impl Report {
+    /// The hottest bytes (at most [`HOTTEST`]), most instructions first.
+    pub fn hottest(&self) -> Vec<Hot> {
+        self.heat_map.hottest(HOTTEST)
+    }
+
+    /// The call stack (outermost first) of a stack id from [`Hot::writer`]; empty for
+    /// [`NO_STACK`].
+    pub fn stack(&self, id: u32) -> &[u32] {
+        match &self.heat_map.writers {
+            Some(w) if id != NO_STACK => w.stacks.get(id as usize).map_or(&[], Vec::as_slice),
+            _ => &[],
+        }
+    }
+
+    /// The data object of docs/report.md, as a JSON value.
+    pub fn data(&self) -> Value {
+        let c = &self.counters;
+        let pages: Vec<Value> = self
+            .pages
+            .rows
+            .iter()
+            .map(|r| {
+                json!({
+                    "page": r.page,
+                    "region": r.region,
+                    "initialized_bytes": r.initialized_bytes,
+                    "reads": r.reads,
+                    "bytes_read": r.bytes_read,
+                    "writes": r.writes,
+                    "bytes_written": r.bytes_written,
+                    "distinct_bytes_written": r.distinct_bytes_written,
+                    "rewrite_ratio": r.rewrite_ratio_hundredths().map(|h| format!("{}.{:02}", h / 100, h % 100)),
+                })
+            })
+            .collect();
+        let writers = self.heat_map.writers.as_ref();
+        let tiles: Vec<Value> = self
+            .heat_map
+            .tiles
+            .iter()
+            .enumerate()
+            .map(|(t, (page, tile))| {
+                // Sparse columns over the touched bytes, by offset in the page.
+                let mut cols: [Vec<Value>; 6] = Default::default();
+                if let Some(tile) = tile.as_deref() {
+                    for b in 0..PAGE_SIZE as usize {
+                        if tile.accesses[b] == 0 && tile.instructions[b] == 0 {
+                            continue;
+                        }
+                        let w = writers.map_or(NO_STACK, |w| w.tiles[t][b]);
+                        cols[0].push(b.into());
+                        cols[1].push(tile.instructions[b].into());
+                        cols[2].push(tile.loops[b].into());
+                        cols[3].push(tile.calls[b].into());
+                        cols[4].push(tile.accesses[b].into());
+                        cols[5].push(if w == NO_STACK { Value::Null } else { w.into() });
+                    }
+                }
+                let [offset, instructions, loops, calls, accesses, writer] = cols;
+                json!({
+                    "page": page,
+                    "offset": offset,
+                    "instructions": instructions,
+                    "loops": loops,
+                    "calls": calls,
+                    "accesses": accesses,
+                    "writer": writer,
+                })
+            })
+            .collect();
+        let functions: Vec<Value> = self
+            .functions
+            .iter()
+            .map(|f| {
+                json!({
+                    "index": f.index,
+                    "name": f.name,
+                    "entries": f.costs.entries,
+                    "self_instructions": f.costs.self_instructions,
+                    "write_instructions": f.write_work,
+                    "loads": f.costs.loads,
+                    "stores": f.costs.stores,
+                    "bytes_read": f.costs.bytes_read,
+                    "bytes_written": f.costs.bytes_written,
+                    "pages_touched": f.costs.pages_touched(),
+                })
+            })
+            .collect();
+        let stacks: Vec<Value> = writers.map_or(Vec::new(), |w| w.stacks.iter().map(|s| json!(s)).collect());
+        let hottest: Vec<Value> = self
+            .hottest()
+            .iter()
+            .map(|h| {
+                json!({
+                    "address": h.addr,
+                    "instructions": h.instructions,
+                    "loops": h.loops,
+                    "calls": h.calls,
+                    "accesses": h.accesses,
+                    "stack": if h.writer == NO_STACK { Value::Null } else { h.writer.into() },
+                })
+            })
+            .collect();
+        let mut names = Map::new();
+        let mut listed: Vec<u32> = self.functions.iter().map(|f| f.index).collect();
+        if let Some(w) = writers {
+            listed.extend(w.stacks.iter().flatten());
+        }
+        listed.sort_unstable();
+        listed.dedup();
+        for i in listed {
+            names.insert(format!("{i}"), self.names.get(i).into());
+        }
+        let (ti, tl, tc) = self.heat_map.totals();
+        let m = &self.module;
+        let r = &self.regions;
+        json!({
+            "version": 1,
+            "budget": self.budget,
+            "runs": self.runs,
+            "counters": c.fields().iter().map(|&(k, v)| (String::from(k), Value::from(v))).collect::<Map<_, _>>(),
+            "module": {
+                "bytes": m.bytes,
+                "functions": m.functions,
+                "data_segments": m.data_segments,
+                "memory": limits(m.memory),
+                "table": limits(m.table),
+                "memory_bytes": m.memory_bytes,
+            },
+            "regions": {
+                "data": r.data.iter().map(|&(a, b)| json!([a, b])).collect::<Vec<_>>(),
+                "input": range(r.input),
+                "input_bytes": range(r.input_bytes),
+                "stack": range(r.stack),
+                "output": range(r.output),
+            },
+            "pages": pages,
+            "tiles": tiles,
+            "totals": { "instructions": ti, "loops": tl, "calls": tc },
+            "hottest": hottest,
+            "stacks": stacks,
+            "functions": functions,
+            "names": names,
+        })
+    }
+
+    /// The self-contained HTML page (docs/report.md): the page's template with the data
+    /// object embedded as `<script type="application/json" id="qip-memory-data">`.
+    pub fn to_html(&self) -> String {
+        let json = serde_json::to_string(&self.data()).expect("a JSON value serializes");
+        // Inside a script element only `</` could end it early; `<\/` is the same JSON string.
+        let json = json.replace("</", "<\\/");
+        let (head, tail) = TEMPLATE.split_once(DATA_MARK).expect("the template has the data mark");
+        let mut html = String::with_capacity(head.len() + json.len() + tail.len());
+        html.push_str(head);
+        html.push_str(&json);
+        html.push_str(tail);
+        html
+    }
+}
+
+/// The report page: HTML, CSS and the script that draws the data (no external resources).
+const TEMPLATE: &str = include_str!("report.html");
+/// Where the data object goes in [`TEMPLATE`].
+const DATA_MARK: &str = "/*QIP-MEMORY-DATA*/";

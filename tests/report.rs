@@ -1,0 +1,278 @@
+//! The memory report (`qip_memory::tools::report`, `qip-memory report`, docs/report.md):
+//!
+//! * attribution counted by hand on a WAT target (who wrote each hot byte, with its stack;
+//!   per-function self and write instructions);
+//! * on the real targets, every number of the embedded data object equal to what the other
+//!   tools say for the same request: the page-writes CSV (read back with the `csv` crate), the
+//!   heat map's KTX2 pixels and its `thermal --stats` figures, the counters;
+//! * the HTML self-contained, its data readable by a JSON parser.
+
+mod common;
+
+use std::process::Command;
+
+use common::request;
+use qip_memory::content::form::DEFAULT_CONTENT_TYPE;
+use qip_memory::tools::page_writes::page_writes;
+use qip_memory::tools::report::{Options, report};
+use qip_memory::tools::thermal::{self, thermal};
+use serde_json::Value;
+
+const SLOT: &[u8] = DEFAULT_CONTENT_TYPE.as_bytes();
+
+/// The heat-map test target of tests/thermal.rs with its `memory.fill` moved into `$fill`:
+/// render's writes are the loop's three `i32.store8` (bytes 65,536–65,538) and the
+/// `memory.copy` to 65,542; `$fill` writes 65,539.
+///
+/// Work per write (instructions counted as the interpreter does, `end` included):
+///  * 65,536: I = 11 (as in tests/thermal.rs); 65,537 and 65,538: I = 12 each;
+///  * 65,539 ($fill): the 10 instructions after the third store8 (call $noop, its end, 7 loop
+///    ops, the loop's end), `call $fill` (1), its 3 constants and `memory.fill` (4): I = 15;
+///  * 65,542 (render's copy): $fill's `end` (1), 3 constants and `memory.copy` (4): I = 5.
+///
+/// Functions: $noop 3 entries of 1 instruction; $fill 1 entry of 5 (3 constants, fill, end);
+/// the run 70 instructions (tests/thermal.rs's 68, plus the call and $fill's end), so render's
+/// own 62.
+const TARGET: &str = r#"(module
+  (memory (export "memory") 5 5)
+  (global $sp (mut i32) (i32.const 65536))
+  (data (i32.const 131072) "DATA")
+  (func (export "input_ptr") (result i32) i32.const 196608)
+  (func (export "input_utf8_cap") (result i32) i32.const 256)
+  (func (export "output_bytes_cap") (result i32) i32.const 64)
+  (func $noop)
+  (func $fill
+    i32.const 65539 i32.const 120 i32.const 3 memory.fill)
+  (func (export "render") (param $len i32) (result i64) (local $i i32)
+    global.get $sp i32.const 16 i32.sub global.set $sp
+    global.get $sp i32.const 99 i32.store
+    loop $l
+      local.get $i local.get $i i32.store8 offset=65536
+      call $noop
+      local.get $i i32.const 1 i32.add local.tee $i i32.const 3 i32.lt_u br_if $l
+    end
+    call $fill
+    i32.const 65542 i32.const 131072 i32.const 2 memory.copy
+    i32.const 196608 i32.load8_u drop
+    i32.const 65536 i32.load8_u drop
+    i32.const 65536 i32.load8_u drop
+    global.get $sp i32.const 16 i32.add global.set $sp
+    i64.const 0x0001000000000007))"#;
+
+fn opts(budget: u32) -> Options {
+    Options { budget, first_page: 0 }
+}
+
+/// The embedded data object of an HTML report, parsed by serde_json.
+fn data_of(html: &str) -> Value {
+    let start = r#"<script type="application/json" id="qip-memory-data">"#;
+    let (_, rest) = html.split_once(start).expect("the data element");
+    let (json, _) = rest.split_once("</script>").expect("its end");
+    serde_json::from_str(json).expect("valid JSON")
+}
+
+fn u(v: &Value) -> u64 {
+    v.as_u64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+#[test]
+fn attribution_counted_by_hand() {
+    let module = wat::parse_str(TARGET).unwrap();
+    let r = report(&request(&module, Some(b"abc"), &[]), SLOT, opts(1000)).unwrap();
+    assert_eq!(r.counters.instructions, 70);
+    let d = r.data();
+    let name_of = |i: &Value| d["names"][u(i).to_string()].as_str().unwrap().to_owned();
+    let stack = |id: &Value| -> Vec<String> {
+        d["stacks"][u(id) as usize].as_array().unwrap().iter().map(name_of).collect()
+    };
+    // The hottest bytes, with the stack of the write that gave them their work.
+    let hot: Vec<(u64, u64, u64, u64, Vec<String>)> = d["hottest"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (u(&h["address"]), u(&h["instructions"]), u(&h["loops"]), u(&h["calls"]), stack(&h["stack"]))
+        })
+        .collect();
+    let render = || vec!["render".to_owned()];
+    assert_eq!(
+        hot,
+        [
+            (65539, 15, 0, 2, vec!["render".to_owned(), "fill".to_owned()]),
+            (65537, 12, 1, 1, render()),
+            (65538, 12, 1, 1, render()),
+            (65536, 11, 0, 0, render()),
+            (65542, 5, 0, 0, render()),
+        ]
+    );
+    // Functions, most self instructions first.
+    let rows: Vec<(String, u64, u64, u64, u64, u64)> = r
+        .functions
+        .iter()
+        .map(|f| {
+            (
+                f.name.clone(),
+                f.costs.entries,
+                f.costs.self_instructions,
+                f.write_work,
+                f.costs.stores,
+                f.costs.bytes_written,
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            // render: stack store (4 bytes), 3 store8, the copy (2 bytes).
+            ("render".to_owned(), 1, 62, 11 + 12 + 12 + 5, 5, 4 + 3 + 2),
+            ("fill".to_owned(), 1, 5, 15, 1, 3),
+            ("noop".to_owned(), 3, 3, 0, 0, 0),
+        ]
+    );
+    assert_eq!(u(&d["totals"]["instructions"]), 55);
+}
+
+/// The report of `target` with `input`, and what the other tools say for the same request.
+fn compare_with_the_other_tools(target: &str, input: &str) -> usize {
+    let module = std::fs::read(target).unwrap();
+    let req = request(&module, Some(input.as_bytes()), &[]);
+    let budget = 100_000_000;
+    let r = report(&req, SLOT, opts(budget)).unwrap();
+    let html = r.to_html();
+    let d = data_of(&html);
+
+    // Counters and pages equal the page-writes tool's, read back from its CSV.
+    let pw = page_writes(&req, SLOT, budget).unwrap();
+    for (k, v) in pw.counters.fields() {
+        assert_eq!(u(&d["counters"][k]), v, "{k}");
+    }
+    let mut csv = csv::Reader::from_reader(pw.csv.as_bytes());
+    let headers: Vec<String> = csv.headers().unwrap().iter().map(str::to_owned).collect();
+    let rows: Vec<csv::StringRecord> = csv.records().map(Result::unwrap).collect();
+    let pages = d["pages"].as_array().unwrap();
+    assert_eq!(pages.len(), rows.len());
+    for (row, page) in rows.iter().zip(pages) {
+        for (h, field) in headers.iter().zip(row.iter()) {
+            let v = &page[h.as_str()];
+            let shown = match v {
+                Value::String(s) => s.clone(),
+                Value::Null => String::new(),
+                v => v.to_string(),
+            };
+            assert_eq!(shown, field, "page {} column {h}", row.get(0).unwrap());
+        }
+    }
+
+    // Tiles, totals and hottest bytes equal the heat map's (normalize=0: the KTX2 levels are
+    // zero exactly where the tallies are).
+    let th = thermal(&req, SLOT, thermal::Options { budget, normalize: false, first_page: 0 }).unwrap();
+    let tiles = d["tiles"].as_array().unwrap();
+    assert_eq!(tiles.iter().map(|t| u(&t["page"])).collect::<Vec<_>>(), th.pages);
+    assert_eq!(
+        (u(&d["totals"]["instructions"]), u(&d["totals"]["loops"]), u(&d["totals"]["calls"])),
+        th.totals
+    );
+    for (i, h) in th.hottest.iter().enumerate() {
+        let j = &d["hottest"][i];
+        assert_eq!(
+            (u(&j["address"]), u(&j["instructions"]), u(&j["loops"]), u(&j["calls"]), u(&j["accesses"])),
+            (h.addr, h.instructions, h.loops as u64, h.calls as u64, h.accesses as u64)
+        );
+    }
+    let px = th.pixels();
+    for (t, tile) in tiles.iter().enumerate() {
+        let mut listed = vec![None; 65536];
+        let col = |k: &str| tile[k].as_array().unwrap().iter().map(u).collect::<Vec<u64>>();
+        let (off, ins, loops, calls, acc) =
+            (col("offset"), col("instructions"), col("loops"), col("calls"), col("accesses"));
+        for k in 0..off.len() {
+            listed[off[k] as usize] = Some((ins[k], loops[k], calls[k], acc[k]));
+        }
+        for b in 0..65536 {
+            let p = &px[4 * (t * 65536 + b)..4 * (t * 65536 + b) + 4];
+            let (i, l, c, a) = listed[b].unwrap_or((0, 0, 0, 0));
+            assert_eq!(p[3] >= 64, a > 0, "tile {t} byte {b}: alpha {} accesses {a}", p[3]);
+            assert_eq!((p[0] > 0, p[1] > 0, p[2] > 0), (i > 0, l > 0, c > 0), "tile {t} byte {b}");
+        }
+    }
+
+    // Functions: their self instructions add up to the run, their write instructions to the
+    // heat map's; every hot byte with work has a writer whose innermost frame is a function
+    // that ran.
+    let fns = d["functions"].as_array().unwrap();
+    assert_eq!(fns.iter().map(|f| u(&f["self_instructions"])).sum::<u64>(), pw.counters.instructions);
+    assert_eq!(fns.iter().map(|f| u(&f["write_instructions"])).sum::<u64>(), th.totals.0);
+    for h in d["hottest"].as_array().unwrap() {
+        let s = &d["stacks"][u(&h["stack"]) as usize];
+        let inner = u(s.as_array().unwrap().last().unwrap());
+        assert!(fns.iter().any(|f| u(&f["index"]) == inner));
+    }
+    html.len()
+}
+
+#[test]
+fn qr_report_equals_the_other_tools() {
+    let len = compare_with_the_other_tools("tests/targets/url-to-qr-svg.wasm", "https://example.com");
+    assert!(len <= 4_000_000, "{len} bytes");
+}
+
+#[test]
+fn markdown_report_equals_the_other_tools() {
+    compare_with_the_other_tools(
+        "tests/targets/markdown-to-html.wasm",
+        "# Title\n\nSome *emphasis*, `code` and a [link](https://example.com).\n\n- one\n- two\n",
+    );
+}
+
+#[test]
+fn names_of_a_rust_target_are_demangled() {
+    let module = std::fs::read("tests/targets/url-to-qr-svg.wasm").unwrap();
+    let r = report(&request(&module, Some(b"https://example.com"), &[]), SLOT, opts(100_000_000)).unwrap();
+    let names: Vec<&str> = r.functions.iter().map(|f| f.name.as_str()).collect();
+    assert!(names.contains(&"render"), "{names:?}");
+    assert!(names.contains(&"qrcode::canvas::Canvas::get"), "{names:?}");
+    assert!(names.iter().all(|n| !n.starts_with("_ZN") && !n.contains("17h")), "{names:?}");
+}
+
+#[test]
+fn the_html_is_self_contained() {
+    let module = wat::parse_str(TARGET).unwrap();
+    let html = report(&request(&module, Some(b"</script><b>"), &[]), SLOT, opts(1000)).unwrap().to_html();
+    // One data element, one script; nothing loaded from elsewhere.
+    assert_eq!(html.matches("<script").count(), 2);
+    for bad in ["<link", " src=", "http://", "https://", "@import", "url("] {
+        assert!(!html.contains(bad), "{bad}");
+    }
+    // The data parses.
+    let d = data_of(&html);
+    assert_eq!(u(&d["counters"]["instructions"]), 70);
+}
+
+#[test]
+fn cli_report_writes_the_same_html() {
+    let dir = concat!(env!("CARGO_TARGET_TMPDIR"), "/report");
+    std::fs::create_dir_all(dir).unwrap();
+    let out = format!("{dir}/qr.html");
+    let o = Command::new(env!("CARGO_BIN_EXE_qip-memory"))
+        .args(["report", "tests/targets/url-to-qr-svg.wasm", "--input", "https://example.com"])
+        .args(["--instruction-budget", "10000000", "-o", &out])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let html = std::fs::read_to_string(&out).unwrap();
+    let module = std::fs::read("tests/targets/url-to-qr-svg.wasm").unwrap();
+    let lib = report(&request(&module, Some(b"https://example.com"), &[]), SLOT, opts(10_000_000)).unwrap();
+    // The CLI's request names the file differently, which moves no number of the report.
+    assert_eq!(data_of(&html), lib.data());
+    let e = String::from_utf8(o.stderr).unwrap();
+    assert!(e.starts_with(&format!("wrote {out} (")), "{e}");
+    // The default budget (1,000,000) is too small: a rejection, exit 1, no file.
+    let out2 = format!("{dir}/rejected.html");
+    let o = Command::new(env!("CARGO_BIN_EXE_qip-memory"))
+        .args(["report", "tests/targets/url-to-qr-svg.wasm", "--input", "https://example.com", "-o", &out2])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8(o.stderr).unwrap().contains("(mode 5)"));
+    assert!(!std::path::Path::new(&out2).exists());
+}
