@@ -194,8 +194,11 @@ const NO_TILE: u32 = u32::MAX;
 /// Records the heat map of one run (`memory-tools.md` 3.1–3.2). Feed it the run's events (it is
 /// an [`Observer`]; [`crate::content::run::run`] reports the start of render), then call
 /// [`ThermalRecorder::finish`].
+///
+/// `ATTRIBUTE`: whether it also records who did the writes
+/// ([`ThermalRecorder::with_attribution`]); without, that code is compiled away.
 #[derive(Debug)]
-pub struct ThermalRecorder {
+pub struct ThermalRecorder<const ATTRIBUTE: bool = false> {
     first_page: u64,
     /// Per page: [`UNSEEN`], [`NO_TILE`] or `slot + 1`.
     state: Vec<u32>,
@@ -251,9 +254,48 @@ impl ThermalRecorder {
     /// Also records who did the writes: the call stack of every attributing write and, per
     /// tile byte, the write that gave it the most work ([`HeatMap::writers`]). Costs a lookup
     /// per write after a call or return, and 12 bytes per tile byte.
-    pub fn with_attribution(mut self) -> Self {
-        self.attribution = Some(Box::default());
-        self
+    pub fn with_attribution(self) -> ThermalRecorder<true> {
+        let ThermalRecorder {
+            first_page,
+            state,
+            tiles,
+            slots,
+            free,
+            rendering,
+            stack,
+            stack_top,
+            lowest,
+            now,
+            last,
+            pending,
+            overflowed,
+            attribution: _,
+        } = self;
+        ThermalRecorder {
+            first_page,
+            state,
+            tiles,
+            slots,
+            free,
+            rendering,
+            stack,
+            stack_top,
+            lowest,
+            now,
+            last,
+            pending,
+            overflowed,
+            attribution: Some(Box::default()),
+        }
+    }
+}
+
+impl<const ATTRIBUTE: bool> ThermalRecorder<ATTRIBUTE> {
+    /// The attribution state: `None` unless `ATTRIBUTE` (a constant, so the callers' branches
+    /// fold away).
+    #[inline(always)]
+    fn attribution(&mut self) -> Option<&mut Attribution> {
+        if ATTRIBUTE { self.attribution.as_deref_mut() } else { None }
     }
 
     /// The stack range measured so far (`memory-tools.md` 2: `[lowest global 0, initial)` when
@@ -297,7 +339,7 @@ impl ThermalRecorder {
             self.tiles.swap_remove(k);
             self.state[highest as usize] = NO_TILE;
             self.slots[slot as usize] = None;
-            if let Some(w) = self.attribution.as_deref_mut().and_then(|a| a.writers.get_mut(slot as usize)) {
+            if let Some(w) = self.attribution().and_then(|a| a.writers.get_mut(slot as usize)) {
                 *w = None;
             }
             self.free.push(slot);
@@ -360,7 +402,7 @@ impl ThermalRecorder {
             return;
         }
         let at = Work { instructions, ..self.now };
-        let stack = match self.attribution.as_deref_mut() {
+        let stack = match self.attribution() {
             Some(a) => a.stack_id(),
             None => NO_STACK,
         };
@@ -413,7 +455,7 @@ impl ThermalRecorder {
             tile.instructions[b] = tile.instructions[b].saturating_add(i);
             tile.loops[b] = tile.loops[b].saturating_add(l.min(u32::MAX as u64) as u32);
             tile.calls[b] = tile.calls[b].saturating_add(c.min(u32::MAX as u64) as u32);
-            if let Some(a) = self.attribution.as_deref_mut() {
+            if let Some(a) = self.attribution() {
                 a.credit(s as usize - 1, b, stack, i);
             }
         }
@@ -458,7 +500,7 @@ impl ThermalRecorder {
     }
 }
 
-impl Observer for ThermalRecorder {
+impl<const ATTRIBUTE: bool> Observer for ThermalRecorder<ATTRIBUTE> {
     #[inline]
     fn load(&mut self, addr: u64, len: u32, _: u64) {
         self.access(addr, len as u64);
@@ -482,14 +524,14 @@ impl Observer for ThermalRecorder {
     }
     #[inline]
     fn enter(&mut self, func: u32, _: u64) {
-        if let Some(a) = self.attribution.as_deref_mut() {
+        if let Some(a) = self.attribution() {
             a.calls.push(func);
             a.current = None;
         }
     }
     #[inline]
     fn leave(&mut self, _: u64) {
-        if let Some(a) = self.attribution.as_deref_mut() {
+        if let Some(a) = self.attribution() {
             a.calls.pop();
             a.current = None;
         }

@@ -88,7 +88,7 @@ pub struct ModuleFacts {
 }
 
 /// The recorders of one report run.
-type Recorders = (ThermalRecorder, (PageRecorder, FunctionRecorder));
+type Recorders = (ThermalRecorder<true>, (PageRecorder, FunctionRecorder));
 
 fn recorders(first_page: u32, stack: StackRange) -> Recorders {
     (
