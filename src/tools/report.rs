@@ -24,7 +24,8 @@ use crate::wasm::Counters;
 /// How many of the hottest bytes the report lists and marks.
 pub const HOTTEST: usize = 16;
 
-/// The report's own options (the request's uniforms, `memory-tools.md` 1).
+/// The report's own options (the request's uniforms, as for the other tools: README,
+/// "Uniforms of the tool").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
     /// `instruction_budget`, clamped to 1…1,000,000,000 here.
@@ -42,8 +43,8 @@ pub struct FunctionRow {
     pub name: String,
     /// What it did.
     pub costs: FunctionCosts,
-    /// Instructions attributed to its writes on the tiles (heat-map rule, `memory-tools.md`
-    /// 3.2).
+    /// Instructions attributed to its writes on the tiles (the heat-map rule: README, heat map
+    /// "Channels"; docs/report.md, "Attribution").
     pub write_work: u64,
 }
 
@@ -102,7 +103,7 @@ fn recorders(first_page: u32, stack: StackRange) -> Recorders {
 /// report.
 ///
 /// # Errors
-/// A [`Rejection`] with the request offset and mode of `memory-tools.md` 1.1; mode 8 when no
+/// A [`Rejection`] with the request offset and mode of the README's rejection table; mode 8 when no
 /// page at or above `first_page` was read or written (there would be no heat map).
 pub fn report(request: &[u8], content_type: &[u8], options: Options) -> Result<Report, Rejection> {
     let req = Request::parse(request, content_type)?;
