@@ -127,14 +127,7 @@ pub fn report(request: &[u8], content_type: &[u8], options: Options) -> Result<R
         }
     };
     if heat_map.is_empty() {
-        return Err(Rejection {
-            offset: req.len() as u32,
-            mode: 8,
-            message: format!(
-                "nothing to report: no page at or above first_page {} was read or written",
-                options.first_page
-            ),
-        });
+        return Err(super::thermal::nothing_to_report(&req, options.first_page));
     }
     let regions = regions(&outcome, req.input.len(), pages.lowest_global0());
     let table = PageTable::new(&pages, &regions);

@@ -64,6 +64,18 @@ impl Thermal {
     }
 }
 
+/// Mode 8 at the request's end: no page at or above `first_page` was read or written, so there
+/// is no tile to show (shared by the heat map and the report).
+pub(crate) fn nothing_to_report(req: &Request<'_>, first_page: u32) -> Rejection {
+    Rejection {
+        offset: req.len() as u32,
+        mode: 8,
+        message: format!(
+            "nothing to report: no page at or above first_page {first_page} was read or written"
+        ),
+    }
+}
+
 /// Parses the request (`content_type` is the 70-byte multipart slot as the host left it),
 /// runs the target once (twice in the rare case described in [`crate::profile::thermal`]) and
 /// returns the heat map as KTX2.
@@ -104,14 +116,7 @@ pub fn thermal_with(
         }
     };
     if heat_map.is_empty() {
-        return Err(Rejection {
-            offset: req.len() as u32,
-            mode: 8,
-            message: format!(
-                "nothing to report: no page at or above first_page {} was read or written",
-                options.first_page
-            ),
-        });
+        return Err(nothing_to_report(&req, options.first_page));
     }
     let r = regions(&outcome, req.input.len(), None);
     let (width, height) = heat_map.dimensions();
