@@ -23,9 +23,22 @@ soak:
 # Everything CI checks. Tests run in release: the spec suite and the differential test are
 # faster that way than their debug build is slow. tests/components.rs needs the test targets
 # and the components (it builds a missing one with make itself, but not a stale one).
-test: fmt-check check-nostd targets components as-fixtures
+test: fmt-check check-nostd targets components as-fixtures chromium browser-deps
 	DIFF_SEED_START=$(DIFF_SEED_START) $(CARGO) test --profile test-opt --all-targets
 	cd $(AS_DIR)/dwarfgen && $(CARGO) test --quiet --target-dir target
+
+# tests/browser.rs opens the report in Debian's chromium (headless) over the DevTools protocol,
+# with puppeteer-core (npm, pinned in tests/browser/package-lock.json; it downloads no browser).
+# `make chromium` installs the package when it is missing (apt-get: as root, or with sudo).
+.PHONY: chromium browser-deps
+chromium:
+	@command -v chromium >/dev/null || { \
+	  sudo=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends chromium; }
+browser-deps: tests/browser/node_modules/.package-lock.json
+tests/browser/node_modules/.package-lock.json: tests/browser/package-lock.json
+	@command -v npm >/dev/null || { echo "the browser test needs node and npm" >&2; exit 1; }
+	cd tests/browser && npm ci --no-audit --no-fund
 
 # Instructions per second against wasmi 2.0 on the project's workloads, in one run; then the
 # heat map against the page table on the real targets (time ratio and peak memory); the heap
