@@ -105,6 +105,15 @@ fn check(name: &str, target: &str, input: &str) {
         assert!(u(&t["drawn"]) > 0, "{name}: tile of page {} not drawn", t["page"]);
     }
 
+    // The time view: reads and writes drawn in their colours, the stack curve drawn when
+    // global 0 moved.
+    let time = seen["time"].as_array().unwrap();
+    assert_eq!(time.len(), 2);
+    assert!(u(&time[0]["reads"]) > 0 && u(&time[0]["writes"]) > 0, "{name}: {}", time[0]);
+    if !d["time"]["lowest_stack"].is_null() {
+        assert!(u(&time[1]["line"]) > 0, "{name}: {}", time[1]);
+    }
+
     let name_of = |i: &Value| d["names"][u(i).to_string()].as_str().unwrap().to_owned();
     let innermost =
         |stack: &Value| name_of(d["stacks"][u(stack) as usize].as_array().unwrap().last().unwrap());

@@ -529,8 +529,8 @@ impl Observer for Observed {
         self.loop_iterations += 1;
         self.pages.loop_iteration();
     }
-    fn global0_write(&mut self, value: u32) {
-        self.pages.global0_write(value);
+    fn global0_write(&mut self, value: u32, instructions: u64) {
+        self.pages.global0_write(value, instructions);
     }
 }
 

@@ -308,7 +308,7 @@ impl Observer for Recorder {
     fn loop_iteration(&mut self) {
         self.events.push("loop".into());
     }
-    fn global0_write(&mut self, value: u32) {
+    fn global0_write(&mut self, value: u32, _: u64) {
         self.events.push(format!("sp={value}"));
     }
 }

@@ -132,6 +132,52 @@ fn attribution_counted_by_hand() {
     assert_eq!(u(&d["totals"]["instructions"]), 55);
 }
 
+/// The time axis of [`TARGET`], instruction by instruction: `global.set` of the stack pointer
+/// at 4 (65,520) and 68 (65,536); the stack store at 7 (page 0); the loop's store8 at 11, 23,
+/// 35 (page 1); `$fill`'s fill at 50; the copy at 55 (reads page 2, writes page 1); loads at
+/// 57 (page 3, the input), 60 and 63 (page 1). 70 instructions: 70 bins of one instruction.
+#[test]
+fn time_axis_counted_by_hand() {
+    let module = wat::parse_str(TARGET).unwrap();
+    let r = report(&request(&module, Some(b"abc"), &[]), SLOT, opts(1000)).unwrap();
+    let d = r.data();
+    let t = &d["time"];
+    assert_eq!((u(&t["bin_width"]), u(&t["bins"])), (1, 70));
+    let pages: Vec<(u64, u64, u64)> = t["pages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (u(&p["page"]), u(&p["first"]), u(&p["last"])))
+        .collect();
+    assert_eq!(pages, [(0, 7, 7), (1, 11, 63), (2, 55, 55), (3, 57, 57)]);
+    let events = |page: usize, key: &str| -> Vec<usize> {
+        let v = t["pages"][page][key].as_array().unwrap();
+        assert_eq!(v.len(), 70);
+        v.iter()
+            .enumerate()
+            .filter(|(_, n)| u(n) > 0)
+            .map(|(i, n)| {
+                assert_eq!(u(n), 1);
+                i
+            })
+            .collect()
+    };
+    assert_eq!(events(1, "writes"), [11, 23, 35, 50, 55]);
+    assert_eq!(events(1, "reads"), [60, 63]);
+    assert_eq!(events(2, "reads"), [55]);
+    assert_eq!(events(0, "writes"), [7]);
+    let stack: Vec<(usize, u64)> = t["stack"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| !v.is_null())
+        .map(|(i, v)| (i, u(v)))
+        .collect();
+    assert_eq!(stack, [(4, 65520), (68, 65536)]);
+    assert_eq!((u(&t["lowest_stack"]), u(&t["highest_written"])), (65520, 65543));
+}
+
 /// The report of `target` with `input`, and what the other tools say for the same request.
 fn compare_with_the_other_tools(target: &str, input: &str) -> usize {
     let module = std::fs::read(target).unwrap();
@@ -206,6 +252,25 @@ fn compare_with_the_other_tools(target: &str, input: &str) -> usize {
         let s = &d["stacks"][u(&h["stack"]) as usize];
         let inner = u(s.as_array().unwrap().last().unwrap());
         assert!(fns.iter().any(|f| u(&f["index"]) == inner));
+    }
+    // The time axis: per page, read and write events over the bins add up to the page
+    // table's reads and writes; every touched page has a row.
+    let t = &d["time"];
+    let bins = u(&t["bins"]) as usize;
+    assert!(bins <= 1024);
+    assert!(u(&t["bin_width"]) * bins as u64 >= pw.counters.instructions);
+    let times = t["pages"].as_array().unwrap();
+    assert_eq!(times.len(), pages.len());
+    for (p, row) in times.iter().zip(pages) {
+        assert_eq!(p["page"], row["page"]);
+        let sum = |k: &str| p[k].as_array().unwrap().iter().map(u).sum::<u64>();
+        assert_eq!(
+            (sum("reads"), sum("writes")),
+            (u(&row["reads"]), u(&row["writes"])),
+            "page {}",
+            row["page"]
+        );
+        assert!(u(&p["first"]) <= u(&p["last"]) && u(&p["last"]) <= pw.counters.instructions);
     }
     html.len()
 }

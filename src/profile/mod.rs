@@ -8,8 +8,10 @@
 
 //! * [`functions`]: per function, self instructions, loads, stores, bytes and pages touched.
 //! * [`names`]: function names for people, from the `name` section or the exports.
+//! * [`timeline`]: when pages were touched, reads and writes over time, the stack over time.
 
 pub mod functions;
 pub mod names;
 pub mod pages;
 pub mod thermal;
+pub mod timeline;

@@ -117,7 +117,7 @@ impl Observer for PageRecorder {
     fn fill(&mut self, dst: u64, len: u64, _: u64) {
         self.write(dst, len);
     }
-    fn global0_write(&mut self, value: u32) {
+    fn global0_write(&mut self, value: u32, _: u64) {
         self.lowest_global0 = Some(self.lowest_global0.map_or(value, |l| l.min(value)));
     }
 }
@@ -389,9 +389,9 @@ mod tests {
         let mut r = PageRecorder::new();
         r.load(70_000, 8, 1); // page 1: 1 read, 8 bytes
         r.fill(200_000, 10, 2); // page 3: 1 write of 10 bytes
-        r.global0_write(65_000);
-        r.global0_write(64_000);
-        r.global0_write(65_000);
+        r.global0_write(65_000, 0);
+        r.global0_write(64_000, 0);
+        r.global0_write(65_000, 0);
         let regions = Regions {
             // Data [10, 20) and [15, 30) overlap; the input bytes [25, 40) too: union [10, 40)
             // = 30 initialized bytes on page 0.

@@ -540,7 +540,7 @@ impl<const ATTRIBUTE: bool> Observer for ThermalRecorder<ATTRIBUTE> {
     fn loop_iteration(&mut self) {
         self.now.loops += 1;
     }
-    fn global0_write(&mut self, value: u32) {
+    fn global0_write(&mut self, value: u32, _: u64) {
         let v = value as u64;
         if self.lowest.is_none_or(|low| v < low) {
             self.lowest = Some(v);

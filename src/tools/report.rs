@@ -19,6 +19,7 @@ use crate::profile::functions::{FunctionCosts, FunctionRecorder};
 use crate::profile::names::FunctionNames;
 use crate::profile::pages::{PAGE_SIZE, PageRecorder, PageTable, Regions};
 use crate::profile::thermal::{Finish, HeatMap, Hot, NO_STACK, StackRange, ThermalRecorder};
+use crate::profile::timeline::{Timeline, Times};
 use crate::wasm::Counters;
 
 /// How many of the hottest bytes the report lists and marks.
@@ -69,6 +70,8 @@ pub struct Report {
     pub module: ModuleFacts,
     /// Runs of the target (2 when the heat map needed the two-run fallback).
     pub runs: u32,
+    /// The time axis.
+    pub times: Times,
 }
 
 /// What the report's summary says about the target module.
@@ -89,12 +92,12 @@ pub struct ModuleFacts {
 }
 
 /// The recorders of one report run.
-type Recorders = (ThermalRecorder<true>, (PageRecorder, FunctionRecorder));
+type Recorders = (ThermalRecorder<true>, (PageRecorder, (FunctionRecorder, Timeline)));
 
 fn recorders(first_page: u32, stack: StackRange) -> Recorders {
     (
         ThermalRecorder::new(first_page, stack).with_attribution(),
-        (PageRecorder::new(), FunctionRecorder::new()),
+        (PageRecorder::new(), (FunctionRecorder::new(), Timeline::new())),
     )
 }
 
@@ -111,7 +114,7 @@ pub fn report(request: &[u8], content_type: &[u8], options: Options) -> Result<R
     let mut rec = recorders(options.first_page, StackRange::default());
     let mut outcome = req.run(budget, &mut rec)?;
     let mut runs = 1;
-    let (thermal, (mut pages, mut functions)) = rec;
+    let (thermal, (mut pages, (mut functions, mut timeline))) = rec;
     let heat_map = match thermal.finish() {
         Finish::Done(h) => h,
         Finish::Rerun(range) => {
@@ -119,7 +122,7 @@ pub fn report(request: &[u8], content_type: &[u8], options: Options) -> Result<R
             outcome = req.run(budget, &mut second)?;
             runs = 2;
             let (thermal, rest) = second;
-            (pages, functions) = rest;
+            (pages, (functions, timeline)) = rest;
             match thermal.finish() {
                 Finish::Done(h) => h,
                 Finish::Rerun(_) => unreachable!("a known stack range never defers a write"),
@@ -133,6 +136,7 @@ pub fn report(request: &[u8], content_type: &[u8], options: Options) -> Result<R
     let table = PageTable::new(&pages, &regions);
     let names = FunctionNames::read(req.component);
     let costs = functions.finish(outcome.counters.instructions);
+    let times = timeline.finish(outcome.counters.instructions);
     let work = heat_map.writers.as_ref().map(|w| w.function_work.as_slice()).unwrap_or(&[]);
     let mut rows: Vec<FunctionRow> = costs
         .into_iter()
@@ -159,6 +163,7 @@ pub fn report(request: &[u8], content_type: &[u8], options: Options) -> Result<R
         names,
         module,
         runs,
+        times,
     })
 }
 
@@ -296,6 +301,21 @@ impl Report {
         for i in listed {
             names.insert(format!("{i}"), self.names.get(i).into());
         }
+        let t = &self.times;
+        let time = json!({
+            "bin_width": t.bin_width,
+            "bins": t.bins,
+            "pages": t.pages.iter().map(|p| json!({
+                "page": p.page,
+                "first": p.first,
+                "last": p.last,
+                "reads": p.bins.iter().map(|b| b.0).collect::<Vec<_>>(),
+                "writes": p.bins.iter().map(|b| b.1).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+            "stack": t.stack,
+            "lowest_stack": t.lowest_stack,
+            "highest_written": t.highest_written,
+        });
         let (ti, tl, tc) = self.heat_map.totals();
         let m = &self.module;
         let r = &self.regions;
@@ -326,6 +346,7 @@ impl Report {
             "stacks": stacks,
             "functions": functions,
             "names": names,
+            "time": time,
         })
     }
 

@@ -637,7 +637,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 let v = r!(src);
                 globals[inst.globals[global as usize] as usize] = v;
                 if O::ENABLED && global == 0 {
-                    obs.global0_write(v as u32);
+                    obs.global0_write(v as u32, exact!());
                 }
             }
             Op::RefFunc { dst, func } => r!(dst) = inst.funcs[func as usize] as u128 + 1,

@@ -56,10 +56,10 @@ pub trait Observer {
     #[inline(always)]
     fn loop_iteration(&mut self) {}
     /// `global.set 0` in the entry instance with an `i32` global 0 (LLVM's `__stack_pointer`);
-    /// `value` is the new value.
+    /// `value` is the new value; `instructions` the exact count, the `global.set` included.
     #[inline(always)]
-    fn global0_write(&mut self, value: u32) {
-        let _ = value;
+    fn global0_write(&mut self, value: u32, instructions: u64) {
+        let _ = (value, instructions);
     }
 
     /// Not called by the interpreter: the Content runner (`crate::content::run`) calls it after
@@ -126,9 +126,9 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
         self.1.loop_iteration();
     }
     #[inline(always)]
-    fn global0_write(&mut self, value: u32) {
-        self.0.global0_write(value);
-        self.1.global0_write(value);
+    fn global0_write(&mut self, value: u32, instructions: u64) {
+        self.0.global0_write(value, instructions);
+        self.1.global0_write(value, instructions);
     }
     #[inline(always)]
     fn begin_render(&mut self, instructions: u64, stack_pointer: Option<u32>) {

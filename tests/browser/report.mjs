@@ -40,6 +40,16 @@ try {
     for (let i = 0; i < d.length; i += 4) if (d[i] !== 11 || d[i + 1] !== 12 || d[i + 2] !== 15) drawn++;
     return { page: Number(c.dataset.page), width: c.width, height: c.height, drawn };
   }));
+  out.time = await page.$$eval("#time canvas", cs => cs.map(c => {
+    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    let reads = 0, writes = 0, line = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      if (d[i + 2] > d[i] + 60) reads++;          // blue: reads
+      else if (d[i] > d[i + 2] + 60) writes++;    // orange: writes
+      else if (d[i + 1] > d[i] + 40) line++;      // green: the stack curve
+    }
+    return { id: c.id, width: c.width, height: c.height, reads, writes, line };
+  }));
   const rows = sel => page.$$eval(sel + " tr", trs => trs.map(tr => [...tr.children].map(td => td.textContent)));
   out.hottest = await rows("#hottest");
   out.functions = await rows("#function-table");
