@@ -10,6 +10,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Map, Value, json};
 
 use super::page_writes::{clamp_budget, regions};
@@ -18,7 +19,7 @@ use crate::content::run::Outcome;
 use crate::profile::functions::{FunctionCosts, FunctionRecorder};
 use crate::profile::names::FunctionNames;
 use crate::profile::pages::{PAGE_SIZE, PageRecorder, PageTable, Regions};
-use crate::profile::thermal::{Finish, HeatMap, Hot, NO_STACK, StackRange, ThermalRecorder};
+use crate::profile::thermal::{Finish, HeatMap, Hot, NO_STACK, StackRange, ThermalRecorder, Tile};
 use crate::profile::timeline::{Timeline, Times};
 use crate::wasm::Counters;
 
@@ -204,6 +205,12 @@ impl Report {
 
     /// The data object of docs/report.md, as a JSON value.
     pub fn data(&self) -> Value {
+        serde_json::to_value(Data { rest: self.small_data(), report: self }).expect("the data serializes")
+    }
+
+    /// Everything of the data object but `tiles`, whose per-byte columns are written straight
+    /// to the output by [`TilesData`] instead of being built as values first.
+    fn small_data(&self) -> Map<String, Value> {
         let c = &self.counters;
         let pages: Vec<Value> = self
             .pages
@@ -224,40 +231,6 @@ impl Report {
             })
             .collect();
         let writers = self.heat_map.writers.as_ref();
-        let tiles: Vec<Value> = self
-            .heat_map
-            .tiles
-            .iter()
-            .enumerate()
-            .map(|(t, (page, tile))| {
-                // Sparse columns over the touched bytes, by offset in the page.
-                let mut cols: [Vec<Value>; 6] = Default::default();
-                if let Some(tile) = tile.as_deref() {
-                    for b in 0..PAGE_SIZE as usize {
-                        if tile.accesses[b] == 0 && tile.instructions[b] == 0 {
-                            continue;
-                        }
-                        let w = writers.map_or(NO_STACK, |w| w.tiles[t][b]);
-                        cols[0].push(b.into());
-                        cols[1].push(tile.instructions[b].into());
-                        cols[2].push(tile.loops[b].into());
-                        cols[3].push(tile.calls[b].into());
-                        cols[4].push(tile.accesses[b].into());
-                        cols[5].push(if w == NO_STACK { Value::Null } else { w.into() });
-                    }
-                }
-                let [offset, instructions, loops, calls, accesses, writer] = cols;
-                json!({
-                    "page": page,
-                    "offset": offset,
-                    "instructions": instructions,
-                    "loops": loops,
-                    "calls": calls,
-                    "accesses": accesses,
-                    "writer": writer,
-                })
-            })
-            .collect();
         let functions: Vec<Value> = self
             .functions
             .iter()
@@ -319,7 +292,7 @@ impl Report {
         let (ti, tl, tc) = self.heat_map.totals();
         let m = &self.module;
         let r = &self.regions;
-        json!({
+        let data = json!({
             "version": 1,
             "budget": self.budget,
             "runs": self.runs,
@@ -340,20 +313,24 @@ impl Report {
                 "output": range(r.output),
             },
             "pages": pages,
-            "tiles": tiles,
             "totals": { "instructions": ti, "loops": tl, "calls": tc },
             "hottest": hottest,
             "stacks": stacks,
             "functions": functions,
             "names": names,
             "time": time,
-        })
+        });
+        match data {
+            Value::Object(m) => m,
+            _ => unreachable!("an object literal"),
+        }
     }
 
     /// The self-contained HTML page (docs/report.md): the page's template with the data
     /// object embedded as `<script type="application/json" id="qip-memory-data">`.
     pub fn to_html(&self) -> String {
-        let json = serde_json::to_string(&self.data()).expect("a JSON value serializes");
+        let data = Data { rest: self.small_data(), report: self };
+        let json = serde_json::to_string(&data).expect("the data serializes");
         // Inside a script element only `</` could end it early; `<\/` is the same JSON string.
         let json = json.replace("</", "<\\/");
         let (head, tail) = TEMPLATE.split_once(DATA_MARK).expect("the template has the data mark");
@@ -362,6 +339,85 @@ impl Report {
         html.push_str(&json);
         html.push_str(tail);
         html
+    }
+}
+
+/// The data object: the small entries as values, then `tiles` streamed.
+struct Data<'a> {
+    rest: Map<String, Value>,
+    report: &'a Report,
+}
+
+impl Serialize for Data<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.rest.len() + 1))?;
+        for (k, v) in &self.rest {
+            map.serialize_entry(k, v)?;
+        }
+        map.serialize_entry("tiles", &TilesData(self.report))?;
+        map.end()
+    }
+}
+
+/// `tiles`: per tile, its page and parallel columns over the bytes that were touched or
+/// received work, by offset in the page.
+struct TilesData<'a>(&'a Report);
+
+impl Serialize for TilesData<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let heat = &self.0.heat_map;
+        let writers = heat.writers.as_ref();
+        let mut seq = s.serialize_seq(Some(heat.tiles.len()))?;
+        for (t, (page, tile)) in heat.tiles.iter().enumerate() {
+            let writer = writers.map(|w| &w.tiles[t][..]);
+            seq.serialize_element(&TileData { page: *page, tile: tile.as_deref(), writer })?;
+        }
+        seq.end()
+    }
+}
+
+struct TileData<'a> {
+    page: u64,
+    tile: Option<&'a Tile>,
+    writer: Option<&'a [u32]>,
+}
+
+impl Serialize for TileData<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        struct Column<'a, T, F>(&'a TileData<'a>, F, core::marker::PhantomData<T>);
+        impl<T: Serialize, F: Fn(usize) -> T> Serialize for Column<'_, T, F> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_seq(self.0.touched().map(&self.1))
+            }
+        }
+        fn column<'a, T, F: Fn(usize) -> T>(d: &'a TileData<'a>, f: F) -> Column<'a, T, F> {
+            Column(d, f, core::marker::PhantomData)
+        }
+        let mut map = s.serialize_map(Some(7))?;
+        map.serialize_entry("page", &self.page)?;
+        map.serialize_entry("offset", &column(self, |b| b))?;
+        if let Some(tile) = self.tile {
+            map.serialize_entry("instructions", &column(self, |b| tile.instructions[b]))?;
+            map.serialize_entry("loops", &column(self, |b| tile.loops[b]))?;
+            map.serialize_entry("calls", &column(self, |b| tile.calls[b]))?;
+            map.serialize_entry("accesses", &column(self, |b| tile.accesses[b]))?;
+        } else {
+            for k in ["instructions", "loops", "calls", "accesses"] {
+                map.serialize_entry(k, &[0u8; 0])?;
+            }
+        }
+        let writer = self.writer;
+        map.serialize_entry("writer", &column(self, |b| writer.map(|w| w[b]).filter(|&w| w != NO_STACK)))?;
+        map.end()
+    }
+}
+
+impl TileData<'_> {
+    /// Offsets of the bytes that were accessed or received work.
+    fn touched(&self) -> impl Iterator<Item = usize> + '_ {
+        let tile = self.tile;
+        (0..PAGE_SIZE as usize)
+            .filter(move |&b| tile.is_some_and(|t| t.accesses[b] != 0 || t.instructions[b] != 0))
     }
 }
 
