@@ -93,6 +93,7 @@ $(TARGET_WASMS): tests/targets/%.wasm:
 # when nothing changed.
 COMPONENTS := application/wasm/qip-interpret-memory-page-writes-csv.wasm \
 	application/wasm/qip-interpret-memory-thermal-ktx2.wasm \
+	application/wasm/qip-interpret-memory-report-html.wasm \
 	application/wasm/assemblyscript-heap-analyzer-json.wasm \
 	application/wasm/qip-memory.component.wasm \
 	application/wasm/qip-memory-cli.wasm
@@ -119,6 +120,12 @@ application/wasm/qip-interpret-memory-page-writes-csv.wasm: | $(WASM_OPT)
 	cd components/page-writes-csv && CARGO_TARGET_DIR=$(CURDIR)/target/components $(CARGO) build --release --target wasm32-unknown-unknown
 	mkdir -p application/wasm
 	$(call wasm_opt,target/components/wasm32-unknown-unknown/release/qip_interpret_memory_page_writes_csv.wasm)
+
+application/wasm/qip-interpret-memory-report-html.wasm: | $(WASM_OPT)
+	rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true
+	cd components/report-html && CARGO_TARGET_DIR=$(CURDIR)/target/components $(CARGO) build --release --target wasm32-unknown-unknown
+	mkdir -p application/wasm
+	$(call wasm_opt,target/components/wasm32-unknown-unknown/release/qip_interpret_memory_report_html.wasm)
 
 application/wasm/qip-interpret-memory-thermal-ktx2.wasm: | $(WASM_OPT)
 	rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true

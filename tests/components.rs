@@ -272,6 +272,8 @@ fn component_sizes() {
     for (rel, bound) in [
         ("application/wasm/qip-interpret-memory-page-writes-csv.wasm", 470_000),
         ("application/wasm/qip-interpret-memory-thermal-ktx2.wasm", 470_000),
+        // The report component adds serde_json, the report and its page template.
+        ("application/wasm/qip-interpret-memory-report-html.wasm", 580_000),
         ("application/wasm/assemblyscript-heap-analyzer-json.wasm", 200_000),
     ] {
         let size = read(rel).len();

@@ -37,7 +37,7 @@ mod bindings {
 }
 
 use bindings::Memory;
-use bindings::exports::qip::memory::analyzers::{HeatMapOptions, PageTableOptions, Rejection};
+use bindings::exports::qip::memory::analyzers::{HeatMapOptions, PageTableOptions, Rejection, ReportOptions};
 use bindings::exports::qip::memory::heap::{
     AnalyzeOptions, ComparisonSort, ConstructorSort, DiffOptions, Rejection as HeapRejection,
 };
@@ -144,6 +144,14 @@ fn heat_map(
     memory
         .qip_memory_analyzers()
         .call_heat_map(&mut store, target, input.map(str::as_bytes), &uniforms(u), options)
+        .unwrap()
+}
+
+fn report_html(target: &[u8], input: Option<&str>, options: ReportOptions) -> Result<String, Rejection> {
+    let (mut store, memory) = reactor();
+    memory
+        .qip_memory_analyzers()
+        .call_report(&mut store, target, input.map(str::as_bytes), &uniforms(&[]), options)
         .unwrap()
 }
 
@@ -303,6 +311,33 @@ fn heat_map_equals_the_cli() {
         // 224 header bytes, then 256 × (256 · tiles) RGBA pixels.
         assert_eq!((ktx2.len() - 224) % (4 * 256 * 256), 0);
     }
+}
+
+#[test]
+fn report_equals_the_cli_and_the_wasi_command() {
+    let qr = read(QR);
+    let options = ReportOptions { instruction_budget: 10_000_000, first_page: 0 };
+    let html = report_html(&qr, Some("https://example.com"), options).unwrap();
+    let d = dir_with_target("report", &qr);
+    let args =
+        ["report", "target.wasm", "--input", "https://example.com", "--instruction-budget", "10000000"];
+    let native = native_cli(&d, &[&args[..], &["-o", "native.html"]].concat());
+    assert_eq!(native.code, 0, "{}", text(&native.stderr));
+    assert!(std::fs::read(d.join("native.html")).unwrap() == html.as_bytes(), "reactor differs from the CLI");
+    let wasi = wasi_cli(&d, &[&args[..], &["-o", "wasi.html"]].concat());
+    assert_eq!(wasi.code, 0, "{}", text(&wasi.stderr));
+    assert!(
+        std::fs::read(d.join("wasi.html")).unwrap() == html.as_bytes(),
+        "WASI command differs from the CLI"
+    );
+    // The default budget rejects: mode 5 from the reactor, exit 1 from the command.
+    let e = report_html(
+        &qr,
+        Some("https://example.com"),
+        ReportOptions { instruction_budget: 1_000_000, first_page: 0 },
+    )
+    .unwrap_err();
+    assert_eq!(e.mode, 5);
 }
 
 #[test]

@@ -12,14 +12,14 @@
 use qip_memory::content::form::DEFAULT_CONTENT_TYPE;
 use qip_memory::heap::HeapError;
 use qip_memory::tools::request::request_from_bytes;
-use qip_memory::tools::{self, heap, page_writes, thermal};
+use qip_memory::tools::{self, heap, page_writes, report, thermal};
 
 wit_bindgen::generate!({
     world: "memory",
     path: "../../wit",
 });
 
-use exports::qip::memory::analyzers::{Guest, HeatMapOptions, PageTableOptions, Rejection};
+use exports::qip::memory::analyzers::{Guest, HeatMapOptions, PageTableOptions, Rejection, ReportOptions};
 use exports::qip::memory::heap::{
     AnalyzeOptions, ComparisonSort, ConstructorSort, DiffOptions, Guest as HeapGuest,
     Rejection as HeapRejection,
@@ -65,6 +65,19 @@ impl Guest for Memory {
         };
         thermal::thermal(&request, DEFAULT_CONTENT_TYPE.as_bytes(), options)
             .map(|out| out.ktx2)
+            .map_err(rejection)
+    }
+
+    fn report(
+        target: Vec<u8>,
+        input: Option<Vec<u8>>,
+        uniforms: Vec<(String, String)>,
+        options: ReportOptions,
+    ) -> Result<String, Rejection> {
+        let request = request_from_bytes(&target, input.as_deref(), &pairs(&uniforms)).map_err(rejection)?;
+        let options = report::Options { budget: options.instruction_budget, first_page: options.first_page };
+        report::report(&request, DEFAULT_CONTENT_TYPE.as_bytes(), options)
+            .map(|r| r.to_html())
             .map_err(rejection)
     }
 }
