@@ -58,6 +58,8 @@ demo: targets components
 	$(CARGO) run --release --quiet --bin qip-memory -- run -F component=@tests/targets/url-to-qr-svg.wasm -F input=https://example.com application/wasm/qip-interpret-memory-page-writes-csv.wasm -u instruction_budget=10000000
 	$(CARGO) run --release --quiet --bin qip-memory -- run -F component=@tests/targets/url-to-qr-svg.wasm -F input=https://example.com application/wasm/qip-interpret-memory-thermal-ktx2.wasm -u instruction_budget=10000000 -u normalize=0 -o qr-memory.png
 	@echo "wrote qr-memory.png ($$(stat -c %s qr-memory.png) bytes)"
+	$(CARGO) run --release --quiet --bin qip-memory -- thermal tests/targets/url-to-qr-svg.wasm --input https://example.com --instruction-budget 10000000 --view qr-view.png
+	@echo "wrote qr-view.png, the heat map drawn for people"
 	$(CARGO) run --release --quiet --bin qip-memory -- report tests/targets/url-to-qr-svg.wasm --input https://example.com --instruction-budget 10000000 -o qr-report.html
 	@echo "open $(CURDIR)/qr-report.html in a browser: the heat map for people, the functions that did the work, the page table"
 

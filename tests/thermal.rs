@@ -518,3 +518,63 @@ fn real_targets_equal_the_reference_definition() {
         assert!(forced.ktx2 == t.ktx2, "{name}: forced second run differs");
     }
 }
+
+// ------------------------------------------------------------------ the picture for people
+
+/// `thermal --view`'s picture of [`TARGET`] (input "abc"): opaque everywhere; each byte's
+/// 2 × 2 cell coloured from its tallies (instructions: 65,539 has the most, 14, so the top of
+/// viridis; 65,537 has 12: viridis(ln 13 / ln 15)); bytes touched without instructions grey;
+/// data and input bytes never touched their tints; the rest background.
+#[test]
+fn view_colours_counted_by_hand() {
+    use qip_memory::image::view::{self, BACKGROUND, DATA, INPUT, Metric, TOUCHED, cell_origin, viridis};
+    let module = wat::parse_str(TARGET).unwrap();
+    let t = heat(&request(&module, Some(b"abc"), &[]), false, 0).unwrap();
+    // Colours first without the rings of the hottest bytes (they are drawn over neighbours).
+    let pic = view::render(&t.heat_map, &t.regions, &[], Metric::Instructions);
+    // 2 · 16 + 512 wide; a 64-pixel header, then per tile 24 + 512 + 16.
+    assert_eq!((pic.width, pic.height), (544, 64 + 4 * 552));
+    assert!(pic.rgba.chunks_exact(4).all(|p| p[3] == 255), "opaque");
+    let at = |addr: u64| {
+        let tile = t.pages.iter().position(|&p| p == addr / 65536).unwrap();
+        let (x, y) = cell_origin(tile, addr);
+        let c = pic.get(x, y);
+        // The whole 2 × 2 cell has one colour (rings are drawn outside the cell).
+        assert_eq!([pic.get(x + 1, y), pic.get(x, y + 1), pic.get(x + 1, y + 1)], [c; 3], "{addr}");
+        c
+    };
+    assert_eq!(at(65539), [0xfd, 0xe7, 0x25]);
+    let ln = |v: f64| (1.0 + v).ln();
+    assert_eq!(at(65537), viridis(ln(12.0) / ln(14.0)));
+    assert_eq!(at(65542), viridis(ln(4.0) / ln(14.0)));
+    assert_eq!(at(65540), TOUCHED); // filled, no work
+    assert_eq!(at(65520), TOUCHED); // the stack store
+    assert_eq!(at(131074), DATA);
+    assert_eq!(at(196609), INPUT);
+    assert_eq!(at(65600), BACKGROUND);
+    for c in [at(65539), at(65537), at(65542)] {
+        assert!(c != BACKGROUND && c != TOUCHED);
+    }
+    // The labels are drawn: text-coloured pixels in each tile's label row.
+    for tile in 0..4 {
+        let (_, y) = cell_origin(tile, t.pages[tile] * 65536);
+        let row = (y - 18..y - 4).flat_map(|yy| (16..300).map(move |x| (x, yy)));
+        assert!(row.filter(|&(x, yy)| pic.get(x, yy) == [200, 206, 216]).count() > 50, "tile {tile}");
+    }
+    // With the hottest bytes: a ring of radius 6 around each cell's centre, and a rank.
+    let ringed = view::render(&t.heat_map, &t.regions, &t.heat_map.hottest(16), Metric::Instructions);
+    let (x, y) = cell_origin(1, 65536);
+    assert_eq!(ringed.get(x + 1 - 6, y + 1), [255, 90, 54]);
+    assert_eq!(ringed.get(x + 1, y + 1 - 6), [255, 90, 54]);
+    // Every hot byte's cell stays visible, even where a neighbour's ring passes.
+    for h in t.heat_map.hottest(16) {
+        let (x, y) = cell_origin(1, h.addr);
+        assert_eq!(ringed.get(x, y), pic.get(x, y), "{}", h.addr);
+    }
+    // Loops: only 65,537 and 65,538 got one each, so they are the top colour.
+    let loops = view::render(&t.heat_map, &t.regions, &[], Metric::Loops);
+    let (x, y) = cell_origin(1, 65537);
+    assert_eq!(loops.get(x, y), [0xfd, 0xe7, 0x25]);
+    let (x, y) = cell_origin(1, 65539);
+    assert_eq!(loops.get(x, y), TOUCHED);
+}

@@ -257,3 +257,31 @@ fn run_refuses_what_it_cannot_re_encode() {
     );
     assert!(!Path::new(&dest).exists());
 }
+
+#[test]
+fn view_png_is_the_library_picture() {
+    use qip_memory::content::form::DEFAULT_CONTENT_TYPE;
+    use qip_memory::image::view::{self, Metric};
+    let out = tmp("view.png");
+    let o = qip_memory(&[
+        "thermal",
+        artifact(QR).to_str().unwrap(),
+        "--input",
+        "https://example.com",
+        "--instruction-budget",
+        "10000000",
+        "--view",
+        &out,
+        "--metric",
+        "calls",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (w, h, rgba) = decode_png(&std::fs::read(&out).unwrap());
+    let req = request(QR, "https://example.com");
+    let options = qip_memory::tools::thermal::Options { budget: 10_000_000, normalize: true, first_page: 0 };
+    let t = qip_memory::tools::thermal::thermal(&req, DEFAULT_CONTENT_TYPE.as_bytes(), options).unwrap();
+    let pic = view::render(&t.heat_map, &t.regions, &t.heat_map.hottest(16), Metric::Calls);
+    assert_eq!((w as usize, h as usize), (pic.width, pic.height));
+    assert!(rgba == pic.rgba, "the PNG is the library's picture");
+    assert!(rgba.chunks_exact(4).all(|p| p[3] == 255));
+}

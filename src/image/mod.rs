@@ -2,5 +2,9 @@
 //!
 //! * [`ktx2`]: QIP's canonical RGBA8 sRGB KTX2 layout (`qip-content.md` F.1), the output of
 //!   `qip-interpret-memory-thermal-ktx2.wasm`.
+//! * [`view`]: the heat map drawn for people (opaque, labelled, viridis), with [`font`], a
+//!   small bitmap font of our own.
 
+pub mod font;
 pub mod ktx2;
+pub mod view;

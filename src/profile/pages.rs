@@ -141,6 +141,31 @@ pub struct Regions {
 }
 
 impl Regions {
+    /// The page table's `region` of page `page`: the regions overlapping it, of `data`,
+    /// `input`, `stack`, `output` in that order, joined by `+`; `other` for none.
+    pub fn label(&self, page: u64) -> String {
+        let (lo, hi) = (page * PAGE_SIZE, (page + 1) * PAGE_SIZE);
+        let mut region = String::new();
+        let labels = [
+            ("data", self.data.iter().any(|&r| overlaps(r, lo, hi))),
+            ("input", self.input.is_some_and(|r| overlaps(r, lo, hi))),
+            ("stack", self.stack.is_some_and(|r| overlaps(r, lo, hi))),
+            ("output", self.output.is_some_and(|r| overlaps(r, lo, hi))),
+        ];
+        for (name, on) in labels {
+            if on {
+                if !region.is_empty() {
+                    region.push('+');
+                }
+                region.push_str(name);
+            }
+        }
+        if region.is_empty() {
+            region.push_str("other");
+        }
+        region
+    }
+
     /// The stack range of `memory-tools.md` 2 from global 0's initial and lowest values.
     pub fn stack_range(initial: Option<u32>, lowest: Option<u32>) -> Option<Range> {
         match (initial, lowest) {
@@ -235,24 +260,7 @@ impl PageTable {
             if initialized_bytes == 0 && c.reads == 0 && c.writes == 0 {
                 continue;
             }
-            let mut region = String::new();
-            let labels = [
-                ("data", regions.data.iter().any(|&r| overlaps(r, lo, hi))),
-                ("input", regions.input.is_some_and(|r| overlaps(r, lo, hi))),
-                ("stack", regions.stack.is_some_and(|r| overlaps(r, lo, hi))),
-                ("output", regions.output.is_some_and(|r| overlaps(r, lo, hi))),
-            ];
-            for (name, on) in labels {
-                if on {
-                    if !region.is_empty() {
-                        region.push('+');
-                    }
-                    region.push_str(name);
-                }
-            }
-            if region.is_empty() {
-                region.push_str("other");
-            }
+            let region = regions.label(page);
             rows.push(PageRow {
                 page,
                 region,

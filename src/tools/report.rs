@@ -16,6 +16,7 @@ use serde_json::{Map, Value, json};
 use super::page_writes::{clamp_budget, regions};
 use super::{Rejection, Request};
 use crate::content::run::Outcome;
+use crate::image::view;
 use crate::profile::functions::{FunctionCosts, FunctionRecorder};
 use crate::profile::names::FunctionNames;
 use crate::profile::pages::{PAGE_SIZE, PageRecorder, PageTable, Regions};
@@ -333,7 +334,17 @@ impl Report {
         let json = serde_json::to_string(&data).expect("the data serializes");
         // Inside a script element only `</` could end it early; `<\/` is the same JSON string.
         let json = json.replace("</", "<\\/");
-        let (head, tail) = TEMPLATE.split_once(DATA_MARK).expect("the template has the data mark");
+        let colours = json!({
+            "viridis": view::VIRIDIS,
+            "background": view::BACKGROUND,
+            "touched": view::TOUCHED,
+            "data": view::DATA,
+            "input": view::INPUT,
+        });
+        // The page draws with the picture's colours: one table, in `image::view`.
+        let colours = serde_json::to_string(&colours).expect("a value serializes");
+        let template = TEMPLATE.replacen(COLOURS_MARK, &colours, 1);
+        let (head, tail) = template.split_once(DATA_MARK).expect("the template has the data mark");
         let mut html = String::with_capacity(head.len() + json.len() + tail.len());
         html.push_str(head);
         html.push_str(&json);
@@ -425,3 +436,5 @@ impl TileData<'_> {
 const TEMPLATE: &str = include_str!("report.html");
 /// Where the data object goes in [`TEMPLATE`].
 const DATA_MARK: &str = "/*QIP-MEMORY-DATA*/";
+/// Where the colour table of [`view`] goes in [`TEMPLATE`].
+const COLOURS_MARK: &str = "/*QIP-MEMORY-COLOURS*/";

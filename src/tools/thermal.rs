@@ -7,6 +7,7 @@ use alloc::vec::Vec;
 use super::page_writes::{DEFAULT_BUDGET, clamp_budget, regions};
 use super::{Rejection, Request};
 use crate::image::ktx2;
+use crate::profile::pages::Regions;
 use crate::profile::thermal::{Finish, HeatMap, Hot, Initialized, Scale, StackRange, ThermalRecorder};
 use crate::wasm::Counters;
 
@@ -36,7 +37,7 @@ impl Default for Options {
 pub const HOTTEST: usize = 8;
 
 /// A successful heat map.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Thermal {
     /// The KTX2 file (`qip-content.md` F.1): 224 header bytes, then RGBA8 pixels.
     pub ktx2: Vec<u8>,
@@ -55,6 +56,10 @@ pub struct Thermal {
     /// Runs of the target: 1, or 2 when the single-run recording fell back to the reference's
     /// two-run method (see [`crate::profile::thermal`]).
     pub runs: u32,
+    /// The tallies behind the pixels.
+    pub heat_map: HeatMap,
+    /// The regions of the run (for labels and the untouched bytes' tints).
+    pub regions: Regions,
 }
 
 impl Thermal {
@@ -103,9 +108,12 @@ pub fn thermal_with(
     let mut recorder = ThermalRecorder::new(options.first_page, stack);
     let mut outcome = req.run(budget, &mut recorder)?;
     let mut runs = 1;
+    // The lowest stack pointer, for the stack region of the labels (not for the pixels).
+    let mut lowest = recorder.measured_stack().map(|(low, _)| low as u32);
     let heat_map: HeatMap = match recorder.finish() {
         Finish::Done(h) => h,
         Finish::Rerun(range) => {
+            lowest = range.map(|(low, _)| low as u32);
             let mut second = ThermalRecorder::new(options.first_page, StackRange::Known(range));
             outcome = req.run(budget, &mut second)?;
             runs = 2;
@@ -118,7 +126,7 @@ pub fn thermal_with(
     if heat_map.is_empty() {
         return Err(nothing_to_report(&req, options.first_page));
     }
-    let r = regions(&outcome, req.input.len(), None);
+    let r = regions(&outcome, req.input.len(), lowest);
     let (width, height) = heat_map.dimensions();
     let mut ktx2 = Vec::with_capacity(ktx2::PIXELS_OFFSET + 4 * width as usize * height as usize);
     ktx2.extend_from_slice(&ktx2::rgba8_srgb_header(width, height));
@@ -138,5 +146,7 @@ pub fn thermal_with(
         hottest: heat_map.hottest(HOTTEST),
         counters: outcome.counters,
         runs,
+        heat_map,
+        regions: r,
     })
 }

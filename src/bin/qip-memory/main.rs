@@ -45,6 +45,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use qip_memory::image::view::Metric;
 use qip_memory::tools::page_writes::DEFAULT_BUDGET;
 use qip_memory::wasm::Counters;
 
@@ -131,6 +132,19 @@ impl TargetArgs {
     }
 }
 
+/// `thermal --metric`: the tally `--view` colours.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ViewMetric {
+    /// Instructions attributed to each byte.
+    Instructions,
+    /// Loop iterations attributed to each byte.
+    Loops,
+    /// Calls attributed to each byte.
+    Calls,
+    /// Render accesses that touched each byte.
+    Accesses,
+}
+
 #[derive(Parser)]
 #[command(name = "qip-memory", version, about = "Memory analyzers for WebAssembly")]
 struct Cli {
@@ -165,7 +179,7 @@ enum Command {
     },
     /// Write the memory heat map of a Content target's run (what
     /// qip-interpret-memory-thermal-ktx2.wasm returns for the same request) as KTX2 and/or PNG.
-    #[command(group(clap::ArgGroup::new("out").required(true).multiple(true).args(["output", "png"])))]
+    #[command(group(clap::ArgGroup::new("out").required(true).multiple(true).args(["output", "png", "view"])))]
     Thermal {
         #[command(flatten)]
         target: TargetArgs,
@@ -183,6 +197,13 @@ enum Command {
         /// Write the pixels as an 8-bit RGBA PNG.
         #[arg(long, value_name = "OUT.png")]
         png: Option<PathBuf>,
+        /// Write the heat map drawn for people as a PNG: opaque, labelled tiles, one metric on
+        /// the viridis colour map (log scale) with a colour bar, the hottest bytes numbered.
+        #[arg(long, value_name = "OUT.png")]
+        view: Option<PathBuf>,
+        /// The metric of `--view`.
+        #[arg(long, value_enum, default_value_t = ViewMetric::Instructions)]
+        metric: ViewMetric,
         /// Print the tile pages, the image totals, the hottest bytes and the counters to stderr.
         #[arg(long)]
         stats: bool,
@@ -246,8 +267,15 @@ fn main() -> ExitCode {
             budget: target.instruction_budget,
             stats: *stats,
         }),
-        Command::Thermal { target, normalize, first_page, output, png, stats } => {
+        Command::Thermal { target, normalize, first_page, output, png, view, metric, stats } => {
             thermal::main(&thermal::Args {
+                view: view.as_deref(),
+                metric: match metric {
+                    ViewMetric::Instructions => Metric::Instructions,
+                    ViewMetric::Loops => Metric::Loops,
+                    ViewMetric::Calls => Metric::Calls,
+                    ViewMetric::Accesses => Metric::Accesses,
+                },
                 target: target.target(),
                 budget: target.instruction_budget,
                 normalize: *normalize != 0,

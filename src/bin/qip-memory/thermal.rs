@@ -6,6 +6,8 @@
 use std::path::Path;
 
 use qip_memory::content::form::DEFAULT_CONTENT_TYPE;
+use qip_memory::image::view::{self, Metric};
+use qip_memory::tools::report::HOTTEST;
 use qip_memory::tools::thermal::{Options, thermal};
 
 use crate::Failure;
@@ -25,6 +27,10 @@ pub struct Args<'a> {
     pub ktx2: Option<&'a Path>,
     /// `--png PATH`: the PNG.
     pub png: Option<&'a Path>,
+    /// `--view PATH`: the picture for people, as PNG.
+    pub view: Option<&'a Path>,
+    /// `--metric`: what `--view` colours.
+    pub metric: Metric,
     /// Print tiles, totals, the hottest bytes and the counters to stderr.
     pub stats: bool,
 }
@@ -40,9 +46,17 @@ pub fn main(args: &Args<'_>) -> Result<(), Failure> {
         Some(_) => crate::png::encode(out.width, out.height, out.pixels())?,
         None => Vec::new(),
     };
+    let view = match args.view {
+        Some(_) => {
+            let pic = view::render(&out.heat_map, &out.regions, &out.heat_map.hottest(HOTTEST), args.metric);
+            crate::png::encode(pic.width as u32, pic.height as u32, &pic.rgba)?
+        }
+        None => Vec::new(),
+    };
     let mut files: Vec<(&Path, &[u8])> = Vec::new();
     files.extend(args.ktx2.map(|p| (p, &out.ktx2[..])));
     files.extend(args.png.map(|p| (p, &png[..])));
+    files.extend(args.view.map(|p| (p, &view[..])));
     crate::out::files(&files)?;
     if args.stats {
         let pages: Vec<String> = out.pages.iter().map(u64::to_string).collect();
