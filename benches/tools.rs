@@ -1,5 +1,6 @@
-//! The memory tools on the real targets: heat map (`tools::thermal`) against page table
-//! (`tools::page_writes`) on the same requests, with a plain interpreter run (no observer) as
+//! The memory tools on the real targets: heat map (`tools::thermal`) and report
+//! (`tools::report`, HTML included) against page table (`tools::page_writes`) on the same
+//! requests, with a plain interpreter run (no observer) as
 //! the floor. Issue 4's goal: heat-map time / page-table time ≤ 1.5 (the reference runs the
 //! target twice for the heat map).
 //!
@@ -19,6 +20,7 @@ use peak_alloc::PeakAlloc;
 use qip_memory::content::form::{DEFAULT_BOUNDARY, DEFAULT_CONTENT_TYPE, FieldSource, build_body};
 use qip_memory::content::run::{TargetUniform, run};
 use qip_memory::tools::page_writes::page_writes;
+use qip_memory::tools::report::{Options as ReportOptions, report};
 use qip_memory::tools::target_limits;
 use qip_memory::tools::thermal::{Options, thermal};
 use qip_memory::wasm::NoObserver;
@@ -96,6 +98,11 @@ fn main() {
             tiles = t.pages.len();
             assert_eq!(t.runs, 1, "one run suffices for these targets");
         });
+        let mut html_bytes = 0;
+        let (rep, rep_peak) = measure(reps, || {
+            let r = report(&req, slot, ReportOptions { budget, first_page: 0 }).unwrap();
+            html_bytes = r.to_html().len();
+        });
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         println!("{label}: {instructions} instructions, {tiles} tiles");
         println!("  plain run (no observer)  {:9.2} ms", ms(plain));
@@ -110,6 +117,12 @@ fn main() {
             heat_peak as f64 / 1048576.0
         );
         println!("  heat map / page table    {:9.2}x", heat.as_secs_f64() / pages.as_secs_f64());
+        println!(
+            "  report (HTML)            {:9.2} ms   peak {:6.1} MiB   {html_bytes} bytes of HTML",
+            ms(rep),
+            rep_peak as f64 / 1048576.0
+        );
+        println!("  report / page table      {:9.2}x", rep.as_secs_f64() / pages.as_secs_f64());
     }
     if smoke {
         println!("smoke run only (timing needs `cargo bench --bench tools`)");
