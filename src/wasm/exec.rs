@@ -8,6 +8,7 @@
 //! instruction with the op's position in its block.
 
 use alloc::format;
+use alloc::vec;
 use alloc::vec::Vec;
 
 use super::counters::Counters;
@@ -131,7 +132,10 @@ pub(crate) fn invoke<O: Observer>(
     // Every frame is viewed as a fixed-size array of FRAME_SLOTS slots (so that u16 slot
     // indices need no bounds checks): the stack extends that far past its limit.
     let len = store.limits.max_value_stack as usize + FRAME_SLOTS;
-    if store.stack.len() < len {
+    if store.stack.is_empty() {
+        // A zeroed allocation: natively, the system maps the pages a run never reaches lazily.
+        store.stack = vec![0; len];
+    } else if store.stack.len() < len {
         store.stack.resize(len, 0);
     }
     store.stack[..body.num_locals as usize].fill(0);

@@ -277,8 +277,19 @@ impl Store {
         // Reserve the largest size up front: `memory.grow` then never reallocates, so a memory
         // near the limit cannot need twice its size while it grows (in a component's fixed
         // arena that would be an out-of-memory trap instead of a result).
-        let mut data = Vec::with_capacity((max_pages * 65536) as usize);
-        data.resize((ty.initial * 65536) as usize, 0);
+        let (initial, reserved) = ((ty.initial * 65536) as usize, (max_pages * 65536) as usize);
+        let data = if cfg!(target_arch = "wasm32") {
+            // The components' allocator zeroes what it hands out: zero only the initial pages.
+            let mut data = Vec::with_capacity(reserved);
+            data.resize(initial, 0);
+            data
+        } else {
+            // The system's zeroed allocation maps pages only when they are first written, so
+            // the pages a run never touches cost nothing.
+            let mut data = vec![0u8; reserved];
+            data.truncate(initial);
+            data
+        };
         self.memories.push(MemoryInst { data, max_pages, ty });
         Ok(Memory((self.memories.len() - 1) as u32))
     }
