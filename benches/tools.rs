@@ -28,21 +28,55 @@ use qip_memory::wasm::NoObserver;
 #[global_allocator]
 static ALLOCATOR: PeakAlloc = PeakAlloc;
 
-/// Median wall time of `reps` calls of `f`, and the peak bytes allocated during one call.
-fn measure(reps: usize, mut f: impl FnMut()) -> (Duration, usize) {
-    let base = ALLOCATOR.current_usage();
-    ALLOCATOR.reset_peak_usage();
-    f();
-    let peak = ALLOCATOR.peak_usage() - base;
-    let mut times: Vec<Duration> = (0..reps)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed()
-        })
-        .collect();
-    times.sort();
-    (times[reps / 2], peak)
+/// Times of `reps` rounds in which every one of `tools` runs once, in turn, so that a slow
+/// spell of the machine falls on all of them alike; with the peak bytes allocated during one
+/// (untimed, first) call of each.
+struct Rounds {
+    /// Per tool, its time in each round.
+    times: Vec<Vec<Duration>>,
+    /// Per tool, the peak heap bytes of one call.
+    peaks: Vec<usize>,
+}
+
+impl Rounds {
+    fn measure(reps: usize, tools: &mut [&mut dyn FnMut()]) -> Rounds {
+        let peaks = tools
+            .iter_mut()
+            .map(|f| {
+                let base = ALLOCATOR.current_usage();
+                ALLOCATOR.reset_peak_usage();
+                f();
+                ALLOCATOR.peak_usage() - base
+            })
+            .collect();
+        let mut times = vec![Vec::with_capacity(reps); tools.len()];
+        for _ in 0..reps {
+            for (f, t) in tools.iter_mut().zip(&mut times) {
+                let start = Instant::now();
+                f();
+                t.push(start.elapsed());
+            }
+        }
+        Rounds { times, peaks }
+    }
+
+    /// The median time of tool `i`.
+    fn median(&self, i: usize) -> Duration {
+        let mut t = self.times[i].clone();
+        t.sort();
+        t[t.len() / 2]
+    }
+
+    /// The median over the rounds of tool `i`'s time over tool `j`'s in the same round.
+    fn ratio(&self, i: usize, j: usize) -> f64 {
+        let mut r: Vec<f64> = self.times[i]
+            .iter()
+            .zip(&self.times[j])
+            .map(|(a, b)| a.as_secs_f64() / b.as_secs_f64())
+            .collect();
+        r.sort_by(f64::total_cmp);
+        r[r.len() / 2]
+    }
 }
 
 fn target(name: &str) -> Vec<u8> {
@@ -75,7 +109,9 @@ fn main() {
         ("Markdown document", "markdown-to-html", md.as_bytes(), 200_000_000),
     ];
     let slot = DEFAULT_CONTENT_TYPE.as_bytes();
-    println!("tools benchmark: heat map vs page table on the same requests; median of {reps} runs");
+    println!(
+        "tools benchmark: heat map and report vs page table on the same requests; median of {reps} rounds (each tool once per round, ratios per round)"
+    );
     for (label, name, input, budget) in cases {
         let module = target(name);
         let fields = vec![
@@ -84,45 +120,39 @@ fn main() {
         ];
         let req = build_body(&fields, DEFAULT_BOUNDARY).unwrap();
         let limits = target_limits();
-        let (plain, _) = measure(reps, || {
-            run(&module, input, &[] as &[TargetUniform<'_>], budget as u64, &limits, &mut NoObserver)
-                .unwrap();
-        });
-        let mut instructions = 0;
-        let (pages, pages_peak) = measure(reps, || {
-            instructions = page_writes(&req, slot, budget).unwrap().counters.instructions;
-        });
-        let mut tiles = 0;
-        let (heat, heat_peak) = measure(reps, || {
-            let t = thermal(&req, slot, Options { budget, ..Options::default() }).unwrap();
-            tiles = t.pages.len();
-            assert_eq!(t.runs, 1, "one run suffices for these targets");
-        });
-        let mut html_bytes = 0;
-        let (rep, rep_peak) = measure(reps, || {
-            let r = report(&req, slot, ReportOptions { budget, first_page: 0 }).unwrap();
-            html_bytes = r.to_html().len();
-        });
-        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        let (mut instructions, mut tiles, mut html_bytes) = (0, 0, 0);
+        let rounds = Rounds::measure(
+            reps,
+            &mut [
+                &mut || {
+                    run(&module, input, &[] as &[TargetUniform<'_>], budget as u64, &limits, &mut NoObserver)
+                        .unwrap();
+                },
+                &mut || instructions = page_writes(&req, slot, budget).unwrap().counters.instructions,
+                &mut || {
+                    let t = thermal(&req, slot, Options { budget, ..Options::default() }).unwrap();
+                    tiles = t.pages.len();
+                    assert_eq!(t.runs, 1, "one run suffices for these targets");
+                },
+                &mut || {
+                    let r = report(&req, slot, ReportOptions { budget, first_page: 0 }).unwrap();
+                    html_bytes = r.to_html().len();
+                },
+            ],
+        );
+        let ms = |i: usize| rounds.median(i).as_secs_f64() * 1e3;
+        let mib = |i: usize| rounds.peaks[i] as f64 / 1048576.0;
         println!("{label}: {instructions} instructions, {tiles} tiles");
-        println!("  plain run (no observer)  {:9.2} ms", ms(plain));
-        println!(
-            "  page table               {:9.2} ms   peak {:6.1} MiB",
-            ms(pages),
-            pages_peak as f64 / 1048576.0
-        );
-        println!(
-            "  heat map                 {:9.2} ms   peak {:6.1} MiB",
-            ms(heat),
-            heat_peak as f64 / 1048576.0
-        );
-        println!("  heat map / page table    {:9.2}x", heat.as_secs_f64() / pages.as_secs_f64());
+        println!("  plain run (no observer)  {:9.2} ms", ms(0));
+        println!("  page table               {:9.2} ms   peak {:6.1} MiB", ms(1), mib(1));
+        println!("  heat map                 {:9.2} ms   peak {:6.1} MiB", ms(2), mib(2));
+        println!("  heat map / page table    {:9.2}x", rounds.ratio(2, 1));
         println!(
             "  report (HTML)            {:9.2} ms   peak {:6.1} MiB   {html_bytes} bytes of HTML",
-            ms(rep),
-            rep_peak as f64 / 1048576.0
+            ms(3),
+            mib(3)
         );
-        println!("  report / page table      {:9.2}x", rep.as_secs_f64() / pages.as_secs_f64());
+        println!("  report / page table      {:9.2}x", rounds.ratio(3, 1));
     }
     if smoke {
         println!("smoke run only (timing needs `cargo bench --bench tools`)");

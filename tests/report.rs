@@ -75,6 +75,13 @@ fn u(v: &Value) -> u64 {
     v.as_u64().unwrap_or_else(|| panic!("not a number: {v}"))
 }
 
+/// A run-length encoded column `[value, count, …]` of the data object, expanded.
+fn unrun(column: &Value) -> Vec<Value> {
+    let c = column.as_array().unwrap();
+    assert_eq!(c.len() % 2, 0, "a runs column has pairs");
+    c.chunks(2).flat_map(|p| std::iter::repeat_n(p[0].clone(), u(&p[1]) as usize)).collect()
+}
+
 #[test]
 fn attribution_counted_by_hand() {
     let module = wat::parse_str(TARGET).unwrap();
@@ -130,6 +137,55 @@ fn attribution_counted_by_hand() {
         ]
     );
     assert_eq!(u(&d["totals"]["instructions"]), 55);
+
+    // Page 1's tile, run-length encoded (docs/report.md, "Tiles"). Touched: bytes 0–7 (the
+    // three store8, the fill of 3–5, the copy to 6–7), so gaps 0, then seven 1s. Accesses:
+    // byte 0 three times (store8, two load8_u), the others once. Work: bytes 0, 1, 2, 3 and 6
+    // (gaps 0, 1, 1, 1, 3) with 11, 12, 12, 15 and 5 instructions.
+    let tile = d["tiles"].as_array().unwrap().iter().find(|t| u(&t["page"]) == 1).expect("page 1 is a tile");
+    let ints = |k: &str| tile[k].as_array().unwrap().iter().map(u).collect::<Vec<u64>>();
+    assert_eq!(ints("touched"), [0, 1, 1, 7]);
+    assert_eq!(ints("accesses"), [3, 1, 1, 7]);
+    assert_eq!(ints("worked"), [0, 1, 1, 3, 3, 1]);
+    assert_eq!(ints("instructions"), [11, 1, 12, 2, 15, 1, 5, 1]);
+}
+
+/// A run that writes every byte of 32 pages (2 MiB, one `i32.store8` per byte, then reads
+/// every fourth word back): 32 tiles whose every byte was touched and given work. Listed byte
+/// by byte, its columns took about 40 MB of HTML; the run-length columns keep the report
+/// within the 16 MB the issue sets (the report component's output holds 16 MiB).
+#[test]
+fn a_32_tile_report_fits_in_16_mb() {
+    let module = wat::parse_str(
+        r#"(module
+          (memory (export "memory") 40 40)
+          (func (export "input_ptr") (result i32) i32.const 0x260000)
+          (func (export "input_utf8_cap") (result i32) i32.const 256)
+          (func (export "output_bytes_cap") (result i32) i32.const 64)
+          (func (export "render") (param $len i32) (result i64) (local $p i32)
+            i32.const 0x200000 local.set $p
+            loop $w
+              local.get $p i32.const 1 i32.sub local.tee $p local.get $p i32.store8
+              local.get $p br_if $w
+            end
+            loop $r
+              local.get $p i32.load drop
+              local.get $p i32.const 16 i32.add local.tee $p i32.const 0x200000 i32.lt_u br_if $r
+            end
+            i64.const 0))"#,
+    )
+    .unwrap();
+    let r = report(&request(&module, None, &[]), SLOT, opts(100_000_000)).unwrap();
+    assert_eq!(r.heat_map.len(), 32);
+    let html = r.to_html();
+    eprintln!("32 tiles: {} bytes of HTML", html.len());
+    assert!(html.len() <= 16_000_000, "{} bytes", html.len());
+    // Every byte of every tile is listed as touched and worked.
+    let d = data_of(&html);
+    for t in d["tiles"].as_array().unwrap() {
+        assert_eq!(unrun(&t["touched"]).len(), 65536, "page {}", t["page"]);
+        assert_eq!(unrun(&t["worked"]).len(), 65536, "page {}", t["page"]);
+    }
 }
 
 /// The time axis of [`TARGET`], instruction by instruction: `global.set` of the stack pointer
@@ -228,11 +284,29 @@ fn compare_with_the_other_tools(target: &str, input: &str) -> usize {
     let px = th.pixels();
     for (t, tile) in tiles.iter().enumerate() {
         let mut listed = vec![None; 65536];
-        let col = |k: &str| tile[k].as_array().unwrap().iter().map(u).collect::<Vec<u64>>();
-        let (off, ins, loops, calls, acc) =
-            (col("offset"), col("instructions"), col("loops"), col("calls"), col("accesses"));
-        for k in 0..off.len() {
-            listed[off[k] as usize] = Some((ins[k], loops[k], calls[k], acc[k]));
+        let col = |k: &str| unrun(&tile[k]).iter().map(u).collect::<Vec<u64>>();
+        let at = |k: &str| {
+            let mut o = 0;
+            col(k)
+                .into_iter()
+                .map(|g| {
+                    o += g;
+                    o as usize
+                })
+                .collect::<Vec<usize>>()
+        };
+        let (touched, acc, worked) = (at("touched"), col("accesses"), at("worked"));
+        let (ins, loops, calls) = (col("instructions"), col("loops"), col("calls"));
+        assert_eq!(
+            (acc.len(), ins.len(), loops.len(), calls.len()),
+            (touched.len(), worked.len(), worked.len(), worked.len())
+        );
+        for (k, &b) in touched.iter().enumerate() {
+            listed[b] = Some((0, 0, 0, acc[k]));
+        }
+        for (k, &b) in worked.iter().enumerate() {
+            let a = listed[b].map_or(0, |l| l.3);
+            listed[b] = Some((ins[k], loops[k], calls[k], a));
         }
         for b in 0..65536 {
             let p = &px[4 * (t * 65536 + b)..4 * (t * 65536 + b) + 4];

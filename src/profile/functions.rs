@@ -67,12 +67,14 @@ pub struct FunctionRecorder {
     stack: Vec<u32>,
     /// The instruction count at the last enter or leave.
     last: u64,
+    /// Index in `costs` of the running function (top of `stack`), or `usize::MAX` when none.
+    top: usize,
 }
 
 impl FunctionRecorder {
     /// An empty recorder.
     pub fn new() -> Self {
-        Self::default()
+        FunctionRecorder { top: usize::MAX, ..Self::default() }
     }
 
     /// The functions on the shadow stack, outermost first (empty between invocations).
@@ -106,24 +108,31 @@ impl FunctionRecorder {
         self.last = instructions;
     }
 
-    fn current(&mut self) -> Option<&mut FunctionCosts> {
-        let top = *self.stack.last()?;
-        Some(self.costs(top))
-    }
-
+    #[inline(always)]
     fn read(&mut self, addr: u64, len: u64) {
-        if let Some(c) = self.current() {
-            c.loads += 1;
-            c.bytes_read += len;
-            c.touch(addr, len);
-        }
+        self.access(addr, len, false);
     }
 
+    #[inline(always)]
     fn write(&mut self, addr: u64, len: u64) {
-        if let Some(c) = self.current() {
+        self.access(addr, len, true);
+    }
+
+    #[inline(always)]
+    fn access(&mut self, addr: u64, len: u64, write: bool) {
+        let Some(c) = self.costs.get_mut(self.top) else { return };
+        if write {
             c.stores += 1;
             c.bytes_written += len;
-            c.touch(addr, len);
+        } else {
+            c.loads += 1;
+            c.bytes_read += len;
+        }
+        let page = addr / PAGE_SIZE;
+        let bit = 1 << (page % 64);
+        match c.pages.get_mut((page / 64) as usize) {
+            Some(w) if len <= PAGE_SIZE - addr % PAGE_SIZE => *w |= bit,
+            _ => c.touch(addr, len),
         }
     }
 }
@@ -133,14 +142,18 @@ impl Observer for FunctionRecorder {
         self.switch(instructions);
         self.stack.push(func);
         self.costs(func).entries += 1;
+        self.top = func as usize;
     }
     fn leave(&mut self, instructions: u64) {
         self.switch(instructions);
         self.stack.pop();
+        self.top = self.stack.last().map_or(usize::MAX, |&f| f as usize);
     }
+    #[inline]
     fn load(&mut self, addr: u64, len: u32, _: u64) {
         self.read(addr, len as u64);
     }
+    #[inline]
     fn store(&mut self, addr: u64, len: u32, _: u64) {
         self.write(addr, len as u64);
     }

@@ -124,20 +124,26 @@ pub const MAX_FRAMES: usize = 8;
 struct Attribution {
     /// Function indices, innermost last.
     calls: Vec<u32>,
-    /// The interned id of the innermost [`MAX_FRAMES`] of `calls`; `None` after it changed.
-    current: Option<u32>,
+    /// Parallel to `calls`, one longer (entry 0: no frames): the interned id of the innermost
+    /// [`MAX_FRAMES`] frames up to that depth, or [`NO_STACK`] while not looked up. A
+    /// function's id survives its calls, so a write after a return costs no lookup.
+    depth_ids: Vec<u32>,
     ids: alloc::collections::BTreeMap<Vec<u32>, u32>,
     stacks: Vec<Vec<u32>>,
     /// Per function index: instructions attributed to its writes that landed on a tile.
     work: Vec<u64>,
-    /// Per slot, parallel to the recorder's `slots`: per byte (stack id, its write's work).
-    writers: Vec<Option<Box<[(u32, u64)]>>>,
+    /// Per slot, parallel to the recorder's `slots`: per byte (stack id + 1, its write's work),
+    /// all zeros while no write gave the byte work (so that a fresh buffer is the allocator's
+    /// zeroed memory, whose pages the system maps only when written). One write's work is below the largest budget (10⁹), so it fits a `u32`; past that it
+    /// saturates.
+    writers: Vec<Option<Box<[(u32, u32)]>>>,
 }
 
 impl Attribution {
     fn stack_id(&mut self) -> u32 {
-        if let Some(id) = self.current {
-            return id;
+        let top = self.depth_ids.last_mut().expect("entry 0 is never popped");
+        if *top != NO_STACK {
+            return *top;
         }
         let frames = &self.calls[self.calls.len().saturating_sub(MAX_FRAMES)..];
         let id = match self.ids.get(frames) {
@@ -149,7 +155,7 @@ impl Attribution {
                 id
             }
         };
-        self.current = Some(id);
+        *self.depth_ids.last_mut().expect("entry 0 is never popped") = id;
         id
     }
 
@@ -165,9 +171,10 @@ impl Attribution {
         if slot >= self.writers.len() {
             self.writers.resize_with(slot + 1, || None);
         }
-        let w = self.writers[slot].get_or_insert_with(|| vec![(NO_STACK, 0); TILE_BYTES].into_boxed_slice());
+        let w = self.writers[slot].get_or_insert_with(|| vec![(0, 0); TILE_BYTES].into_boxed_slice());
+        let work = work.min(u32::MAX as u64) as u32;
         if work > w[b].1 {
-            w[b] = (stack, work);
+            w[b] = (stack.wrapping_add(1), work);
         }
     }
 }
@@ -285,7 +292,7 @@ impl ThermalRecorder {
             last,
             pending,
             overflowed,
-            attribution: Some(Box::default()),
+            attribution: Some(Box::new(Attribution { depth_ids: vec![NO_STACK], ..Attribution::default() })),
         }
     }
 }
@@ -394,6 +401,16 @@ impl<const ATTRIBUTE: bool> ThermalRecorder<ATTRIBUTE> {
         }
     }
 
+    /// The interned call stack of the running code, or [`NO_STACK`] without attribution
+    /// (looked up only for writes that may receive work: most writes land in the stack).
+    #[inline]
+    fn stack_id(&mut self) -> u32 {
+        match self.attribution() {
+            Some(a) => a.stack_id(),
+            None => NO_STACK,
+        }
+    }
+
     /// A write of `len > 0` bytes at `addr`: access counts, then work attribution (3.2).
     #[inline]
     fn write(&mut self, addr: u64, len: u64, instructions: u64) {
@@ -402,13 +419,10 @@ impl<const ATTRIBUTE: bool> ThermalRecorder<ATTRIBUTE> {
             return;
         }
         let at = Work { instructions, ..self.now };
-        let stack = match self.attribution() {
-            Some(a) => a.stack_id(),
-            None => NO_STACK,
-        };
         match self.stack {
             StackRange::Known(range) => {
                 if !range.is_some_and(|(lo, hi)| lo <= addr && addr < hi) {
+                    let stack = self.stack_id();
                     self.attribute(addr, at, stack);
                 }
             }
@@ -423,12 +437,14 @@ impl<const ATTRIBUTE: bool> ThermalRecorder<ATTRIBUTE> {
                     _ => true,
                 };
                 if decided && self.pending.is_empty() {
+                    let stack = self.stack_id();
                     self.attribute(addr, at, stack);
                 } else if !self.overflowed {
                     if self.pending.len() == pending_limit {
                         self.overflowed = true;
                         self.pending = VecDeque::new();
                     } else {
+                        let stack = self.stack_id();
                         self.pending.push_back(Pending { addr, at, stack, decided });
                     }
                 }
@@ -490,7 +506,8 @@ impl<const ATTRIBUTE: bool> ThermalRecorder<ATTRIBUTE> {
                 .tiles
                 .iter()
                 .map(|&(_, slot)| match a.writers.get_mut(slot as usize).and_then(Option::take) {
-                    Some(w) => w.iter().map(|&(s, _)| s).collect(),
+                    // Stack id + 1 back to the stack id; 0 (no write) to `NO_STACK`.
+                    Some(w) => w.iter().map(|&(s, _)| s.wrapping_sub(1)).collect(),
                     None => vec![NO_STACK; TILE_BYTES].into_boxed_slice(),
                 })
                 .collect();
@@ -526,14 +543,15 @@ impl<const ATTRIBUTE: bool> Observer for ThermalRecorder<ATTRIBUTE> {
     fn enter(&mut self, func: u32, _: u64) {
         if let Some(a) = self.attribution() {
             a.calls.push(func);
-            a.current = None;
+            a.depth_ids.push(NO_STACK);
         }
     }
     #[inline]
     fn leave(&mut self, _: u64) {
         if let Some(a) = self.attribution() {
-            a.calls.pop();
-            a.current = None;
+            if a.calls.pop().is_some() {
+                a.depth_ids.pop();
+            }
         }
     }
     #[inline]
@@ -682,8 +700,12 @@ impl HeatMap {
                 }
             }
         }
-        all.sort_unstable_by(|a, b| b.instructions.cmp(&a.instructions).then(a.addr.cmp(&b.addr)));
-        all.truncate(n);
+        let order = |a: &Hot, b: &Hot| b.instructions.cmp(&a.instructions).then(a.addr.cmp(&b.addr));
+        if n < all.len() {
+            all.select_nth_unstable_by(n, order);
+            all.truncate(n);
+        }
+        all.sort_unstable_by(order);
         all
     }
 

@@ -32,17 +32,26 @@ pub struct PageTimes {
 }
 
 /// Records the time axis; an [`Observer`].
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Timeline {
     /// log2 of the bin width in instructions.
     shift: u32,
-    /// Per page index: position in `pages` + 1, or 0 while untouched.
+    /// Per page index: position among the touched pages + 1, or 0 while untouched.
     index: Vec<u32>,
-    pages: Vec<PageTimes>,
+    /// Per position: the page index, and the instruction counts of its first and last touch.
+    pages: Vec<(u64, u64, u64)>,
+    /// Per position, [`MAX_BINS`] entries each: (read events, write events).
+    bins: Vec<(u32, u32)>,
     /// Per bin: the lowest value global 0 took (u32::MAX: not written in that bin).
     stack: Vec<u32>,
     lowest_stack: Option<u32>,
     highest_written: Option<u64>,
+}
+
+impl Default for Timeline {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 /// The finished time axis.
@@ -65,59 +74,90 @@ pub struct Times {
 impl Timeline {
     /// An empty recorder.
     pub fn new() -> Self {
-        Timeline { stack: vec![u32::MAX; MAX_BINS], ..Self::default() }
+        Timeline {
+            shift: 0,
+            index: Vec::new(),
+            pages: Vec::new(),
+            bins: Vec::new(),
+            stack: vec![u32::MAX; MAX_BINS],
+            lowest_stack: None,
+            highest_written: None,
+        }
     }
 
     /// The bin of instruction count `n`, widening the bins until it fits.
+    #[inline]
     fn bin(&mut self, n: u64) -> usize {
+        let bin = (n >> self.shift) as usize;
+        if bin < MAX_BINS { bin } else { self.widen_to(n) }
+    }
+
+    #[cold]
+    fn widen_to(&mut self, n: u64) -> usize {
         while (n >> self.shift) as usize >= MAX_BINS {
-            self.widen();
+            self.shift += 1;
+            for bins in self.bins.chunks_exact_mut(MAX_BINS) {
+                for i in 0..MAX_BINS / 2 {
+                    let (a, b) = (bins[2 * i], bins[2 * i + 1]);
+                    bins[i] = (a.0.saturating_add(b.0), a.1.saturating_add(b.1));
+                }
+                bins[MAX_BINS / 2..].fill((0, 0));
+            }
+            for i in 0..MAX_BINS / 2 {
+                self.stack[i] = self.stack[2 * i].min(self.stack[2 * i + 1]);
+            }
+            self.stack[MAX_BINS / 2..].fill(u32::MAX);
         }
         (n >> self.shift) as usize
     }
 
-    #[cold]
-    fn widen(&mut self) {
-        self.shift += 1;
-        for p in &mut self.pages {
-            for i in 0..MAX_BINS / 2 {
-                let (a, b) = (p.bins[2 * i], p.bins[2 * i + 1]);
-                p.bins[i] = (a.0.saturating_add(b.0), a.1.saturating_add(b.1));
-            }
-            p.bins[MAX_BINS / 2..].fill((0, 0));
+    /// The position of `page`, adding it at its first touch (instruction count `n`).
+    #[inline(never)]
+    fn position(&mut self, page: u64, n: u64) -> usize {
+        let i = page as usize;
+        if i >= self.index.len() {
+            self.index.resize(i + 1, 0);
         }
-        for i in 0..MAX_BINS / 2 {
-            self.stack[i] = self.stack[2 * i].min(self.stack[2 * i + 1]);
+        if self.index[i] == 0 {
+            self.pages.push((page, n, n));
+            self.bins.resize(self.bins.len() + MAX_BINS, (0, 0));
+            self.index[i] = self.pages.len() as u32;
         }
-        self.stack[MAX_BINS / 2..].fill(u32::MAX);
+        self.index[i] as usize - 1
     }
 
+    #[inline(always)]
+    fn count(&mut self, page: u64, bin: usize, n: u64, write: bool) {
+        let pos = match self.index.get(page as usize) {
+            Some(&i) if i != 0 => i as usize - 1,
+            _ => self.position(page, n),
+        };
+        self.pages[pos].2 = n;
+        let b = &mut self.bins[pos * MAX_BINS + bin];
+        if write {
+            b.1 = b.1.saturating_add(1);
+        } else {
+            b.0 = b.0.saturating_add(1);
+        }
+    }
+
+    #[inline(always)]
     fn touch(&mut self, addr: u64, len: u64, n: u64, write: bool) {
         if len == 0 {
             return;
         }
         let bin = self.bin(n);
-        for page in addr / PAGE_SIZE..=(addr + len - 1) / PAGE_SIZE {
-            let i = page as usize;
-            if i >= self.index.len() {
-                self.index.resize(i + 1, 0);
-            }
-            if self.index[i] == 0 {
-                self.pages.push(PageTimes { page, first: n, last: n, bins: vec![(0, 0); MAX_BINS] });
-                self.index[i] = self.pages.len() as u32;
-            }
-            let p = &mut self.pages[self.index[i] as usize - 1];
-            p.last = n;
-            let b = &mut p.bins[bin];
-            if write {
-                b.1 = b.1.saturating_add(1);
-            } else {
-                b.0 = b.0.saturating_add(1);
+        let end = addr + len - 1;
+        let (first, last) = (addr / PAGE_SIZE, end / PAGE_SIZE);
+        if first == last {
+            self.count(first, bin, n, write);
+        } else {
+            for page in first..=last {
+                self.count(page, bin, n, write);
             }
         }
-        if write {
-            let end = addr + len - 1;
-            self.highest_written = Some(self.highest_written.map_or(end, |h| h.max(end)));
+        if write && self.highest_written.is_none_or(|h| end > h) {
+            self.highest_written = Some(end);
         }
     }
 
@@ -125,13 +165,16 @@ impl Timeline {
     pub fn finish(mut self, instructions: u64) -> Times {
         let last = self.bin(instructions.saturating_sub(1));
         let bins = last + 1;
-        self.pages.sort_by_key(|p| p.page);
-        for p in &mut self.pages {
-            p.bins.truncate(bins);
-        }
+        let mut pages: Vec<PageTimes> = self
+            .pages
+            .iter()
+            .zip(self.bins.chunks_exact(MAX_BINS))
+            .map(|(&(page, first, last), b)| PageTimes { page, first, last, bins: b[..bins].to_vec() })
+            .collect();
+        pages.sort_by_key(|p| p.page);
         Times {
             bin_width: 1 << self.shift,
-            pages: self.pages,
+            pages,
             stack: self.stack[..bins].iter().map(|&v| (v != u32::MAX).then_some(v)).collect(),
             lowest_stack: self.lowest_stack,
             highest_written: self.highest_written,
@@ -141,19 +184,24 @@ impl Timeline {
 }
 
 impl Observer for Timeline {
+    #[inline]
     fn load(&mut self, addr: u64, len: u32, n: u64) {
         self.touch(addr, len as u64, n, false);
     }
+    #[inline]
     fn store(&mut self, addr: u64, len: u32, n: u64) {
         self.touch(addr, len as u64, n, true);
     }
+    #[inline]
     fn copy(&mut self, dst: u64, src: u64, len: u64, n: u64) {
         self.touch(src, len, n, false);
         self.touch(dst, len, n, true);
     }
+    #[inline]
     fn fill(&mut self, dst: u64, len: u64, n: u64) {
         self.touch(dst, len, n, true);
     }
+    #[inline]
     fn global0_write(&mut self, value: u32, n: u64) {
         let bin = self.bin(n);
         self.stack[bin] = self.stack[bin].min(value);

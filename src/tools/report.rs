@@ -209,8 +209,8 @@ impl Report {
         serde_json::to_value(Data { rest: self.small_data(), report: self }).expect("the data serializes")
     }
 
-    /// Everything of the data object but `tiles`, whose per-byte columns are written straight
-    /// to the output by [`TilesData`] instead of being built as values first.
+    /// Everything of the data object but `time` and `tiles`, whose columns are written straight
+    /// to the output by [`TimeData`] and [`TilesData`] instead of being built as values first.
     fn small_data(&self) -> Map<String, Value> {
         let c = &self.counters;
         let pages: Vec<Value> = self
@@ -275,26 +275,11 @@ impl Report {
         for i in listed {
             names.insert(format!("{i}"), self.names.get(i).into());
         }
-        let t = &self.times;
-        let time = json!({
-            "bin_width": t.bin_width,
-            "bins": t.bins,
-            "pages": t.pages.iter().map(|p| json!({
-                "page": p.page,
-                "first": p.first,
-                "last": p.last,
-                "reads": p.bins.iter().map(|b| b.0).collect::<Vec<_>>(),
-                "writes": p.bins.iter().map(|b| b.1).collect::<Vec<_>>(),
-            })).collect::<Vec<_>>(),
-            "stack": t.stack,
-            "lowest_stack": t.lowest_stack,
-            "highest_written": t.highest_written,
-        });
         let (ti, tl, tc) = self.heat_map.totals();
         let m = &self.module;
         let r = &self.regions;
         let data = json!({
-            "version": 1,
+            "version": 2,
             "budget": self.budget,
             "runs": self.runs,
             "counters": c.fields().iter().map(|&(k, v)| (String::from(k), Value::from(v))).collect::<Map<_, _>>(),
@@ -319,7 +304,6 @@ impl Report {
             "stacks": stacks,
             "functions": functions,
             "names": names,
-            "time": time,
         });
         match data {
             Value::Object(m) => m,
@@ -333,7 +317,8 @@ impl Report {
         let data = Data { rest: self.small_data(), report: self };
         let json = serde_json::to_string(&data).expect("the data serializes");
         // Inside a script element only `</` could end it early; `<\/` is the same JSON string.
-        let json = json.replace("</", "<\\/");
+        let json =
+            if json.as_bytes().windows(2).any(|w| w == b"</") { json.replace("</", "<\\/") } else { json };
         let colours = json!({
             "viridis": view::VIRIDIS,
             "background": view::BACKGROUND,
@@ -361,17 +346,58 @@ struct Data<'a> {
 
 impl Serialize for Data<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut map = s.serialize_map(Some(self.rest.len() + 1))?;
+        let mut map = s.serialize_map(Some(self.rest.len() + 2))?;
         for (k, v) in &self.rest {
             map.serialize_entry(k, v)?;
         }
+        map.serialize_entry("time", &TimeData(&self.report.times))?;
         map.serialize_entry("tiles", &TilesData(self.report))?;
         map.end()
     }
 }
 
-/// `tiles`: per tile, its page and parallel columns over the bytes that were touched or
-/// received work, by offset in the page.
+/// `time`: the time axis ([`Times`]), reads and writes as two columns per page.
+struct TimeData<'a>(&'a Times);
+
+impl Serialize for TimeData<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        /// One page's touches.
+        struct Page<'a>(&'a crate::profile::timeline::PageTimes);
+        impl Serialize for Page<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let p = self.0;
+                let mut map = s.serialize_map(Some(5))?;
+                map.serialize_entry("page", &p.page)?;
+                map.serialize_entry("first", &p.first)?;
+                map.serialize_entry("last", &p.last)?;
+                map.serialize_entry("reads", &Bins(&p.bins, false))?;
+                map.serialize_entry("writes", &Bins(&p.bins, true))?;
+                map.end()
+            }
+        }
+        /// The read (or write) counts of one page's bins.
+        struct Bins<'a>(&'a [(u32, u32)], bool);
+        impl Serialize for Bins<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_seq(self.0.iter().map(|b| if self.1 { b.1 } else { b.0 }))
+            }
+        }
+        let t = self.0;
+        let mut map = s.serialize_map(Some(6))?;
+        map.serialize_entry("bin_width", &t.bin_width)?;
+        map.serialize_entry("bins", &t.bins)?;
+        map.serialize_entry("pages", &t.pages.iter().map(Page).collect::<Vec<_>>())?;
+        map.serialize_entry("stack", &t.stack)?;
+        map.serialize_entry("lowest_stack", &t.lowest_stack)?;
+        map.serialize_entry("highest_written", &t.highest_written)?;
+        map.end()
+    }
+}
+
+/// `tiles`: per tile, its page and its columns, run-length encoded (docs/report.md, "Tiles"):
+/// `touched` (the offsets of the bytes accessed or given work) with `accesses` over them, and
+/// `worked` (the offsets of the bytes given work) with `instructions`, `loops`, `calls` and
+/// `writer` over them.
 struct TilesData<'a>(&'a Report);
 
 impl Serialize for TilesData<'_> {
@@ -395,40 +421,67 @@ struct TileData<'a> {
 
 impl Serialize for TileData<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        struct Column<'a, T, F>(&'a TileData<'a>, F, core::marker::PhantomData<T>);
-        impl<T: Serialize, F: Fn(usize) -> T> Serialize for Column<'_, T, F> {
-            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.collect_seq(self.0.touched().map(&self.1))
-            }
-        }
-        fn column<'a, T, F: Fn(usize) -> T>(d: &'a TileData<'a>, f: F) -> Column<'a, T, F> {
-            Column(d, f, core::marker::PhantomData)
-        }
-        let mut map = s.serialize_map(Some(7))?;
+        let mut map = s.serialize_map(Some(8))?;
         map.serialize_entry("page", &self.page)?;
-        map.serialize_entry("offset", &column(self, |b| b))?;
-        if let Some(tile) = self.tile {
-            map.serialize_entry("instructions", &column(self, |b| tile.instructions[b]))?;
-            map.serialize_entry("loops", &column(self, |b| tile.loops[b]))?;
-            map.serialize_entry("calls", &column(self, |b| tile.calls[b]))?;
-            map.serialize_entry("accesses", &column(self, |b| tile.accesses[b]))?;
-        } else {
-            for k in ["instructions", "loops", "calls", "accesses"] {
+        let Some(tile) = self.tile else {
+            for k in ["touched", "accesses", "worked", "instructions", "loops", "calls", "writer"] {
                 map.serialize_entry(k, &[0u8; 0])?;
             }
-        }
+            return map.end();
+        };
+        let worked_at = |b: usize| tile.instructions[b] != 0 || tile.loops[b] != 0 || tile.calls[b] != 0;
+        let touched: Vec<usize> =
+            (0..PAGE_SIZE as usize).filter(|&b| tile.accesses[b] != 0 || worked_at(b)).collect();
+        let worked: Vec<usize> = touched.iter().copied().filter(|&b| worked_at(b)).collect();
         let writer = self.writer;
-        map.serialize_entry("writer", &column(self, |b| writer.map(|w| w[b]).filter(|&w| w != NO_STACK)))?;
+        map.serialize_entry("touched", &Runs::gaps(&touched))?;
+        map.serialize_entry("accesses", &Runs::of(touched.iter().map(|&b| tile.accesses[b])))?;
+        map.serialize_entry("worked", &Runs::gaps(&worked))?;
+        map.serialize_entry("instructions", &Runs::of(worked.iter().map(|&b| tile.instructions[b])))?;
+        map.serialize_entry("loops", &Runs::of(worked.iter().map(|&b| tile.loops[b])))?;
+        map.serialize_entry("calls", &Runs::of(worked.iter().map(|&b| tile.calls[b])))?;
+        let stack = |b: usize| writer.map(|w| w[b]).filter(|&w| w != NO_STACK);
+        map.serialize_entry("writer", &Runs::of(worked.iter().map(|&b| stack(b))))?;
         map.end()
     }
 }
 
-impl TileData<'_> {
-    /// Offsets of the bytes that were accessed or received work.
-    fn touched(&self) -> impl Iterator<Item = usize> + '_ {
-        let tile = self.tile;
-        (0..PAGE_SIZE as usize)
-            .filter(move |&b| tile.is_some_and(|t| t.accesses[b] != 0 || t.instructions[b] != 0))
+/// A run-length encoded column: `[value, count, value, count, …]` (docs/report.md, "Tiles").
+struct Runs<T>(Vec<(T, u32)>);
+
+impl<T: PartialEq> Runs<T> {
+    fn of(values: impl Iterator<Item = T>) -> Self {
+        let mut runs: Vec<(T, u32)> = Vec::new();
+        for v in values {
+            match runs.last_mut() {
+                Some((last, n)) if *last == v => *n += 1,
+                _ => runs.push((v, 1)),
+            }
+        }
+        Runs(runs)
+    }
+}
+
+impl Runs<u64> {
+    /// Ascending offsets as the runs of their gaps (the first gap counts from 0).
+    fn gaps(offsets: &[usize]) -> Self {
+        let mut last = 0;
+        Runs::of(offsets.iter().map(|&o| {
+            let gap = (o - last) as u64;
+            last = o;
+            gap
+        }))
+    }
+}
+
+impl<T: Serialize> Serialize for Runs<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(2 * self.0.len()))?;
+        for (v, n) in &self.0 {
+            seq.serialize_element(v)?;
+            seq.serialize_element(n)?;
+        }
+        seq.end()
     }
 }
 
