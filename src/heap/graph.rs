@@ -50,6 +50,9 @@ struct Scanner<'a> {
     budget: u64,
     limit: u64,
     out: Vec<ObjectIndex>,
+    info: &'a DebugInfo,
+    /// Scratch for [`DebugInfo::chain`].
+    chain: Vec<u32>,
 }
 
 impl Scanner<'_> {
@@ -79,11 +82,18 @@ impl Scanner<'_> {
         let p = o.payload;
         let rt_size = u64::from(o.rt_size);
         let mem_len = self.memory.len() as u64;
-        for f in l.fields.iter().filter(|f| f.is_reference) {
-            if f.offset.saturating_add(f.size) <= rt_size {
-                self.read_ref(p + f.offset)?;
+        let info = self.info;
+        // The class's fields, inherited first, through a reused scratch list of their nodes.
+        let mut chain = core::mem::take(&mut self.chain);
+        info.chain(l, &mut chain);
+        for &n in &chain {
+            for f in &info.fields[n as usize].own {
+                if f.is_reference && f.offset.saturating_add(f.size) <= rt_size {
+                    self.read_ref(p + f.offset)?;
+                }
             }
         }
+
         match l.kind {
             None => {}
             Some(BuiltinKind::Array) => {
@@ -140,7 +150,8 @@ impl Scanner<'_> {
                 }
             }
             Some(BuiltinKind::Function) => {
-                if let Some(f) = l.fields.iter().find(|f| f.name == "_env")
+                let env = chain.iter().flat_map(|&n| &info.fields[n as usize].own).find(|f| f.name == "_env");
+                if let Some(f) = env
                     && f.offset.saturating_add(f.size) <= rt_size
                 {
                     self.read_ref(p + f.offset)?;
@@ -159,6 +170,7 @@ impl Scanner<'_> {
                 }
             }
         }
+        self.chain = chain;
         Ok(())
     }
 }
@@ -182,7 +194,7 @@ pub fn scan(
     info: &DebugInfo,
 ) -> Result<Graph, HeapError> {
     let limit = scan_limit(memory.len());
-    let mut s = Scanner { memory, index, budget: limit, limit, out: Vec::new() };
+    let mut s = Scanner { memory, index, budget: limit, limit, out: Vec::new(), info, chain: Vec::new() };
     let mut offsets = Vec::with_capacity(objects.len() + 1);
     offsets.push(0);
     // Most rtIds are small: a direct table for them, the map for the rest.

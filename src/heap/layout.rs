@@ -62,6 +62,19 @@ pub struct Field {
     pub is_reference: bool,
 }
 
+/// The own fields of one class (`DW_TAG_member` children, in DIE order) and the node of the
+/// class it inherits from: [`DebugInfo::fields`] holds one node per class, so a hierarchy
+/// costs memory linear in its members however deep it is (a flattened copy per class would
+/// be quadratic in the depth of a chain).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FieldNode {
+    /// The class's own fields.
+    pub own: Vec<Field>,
+    /// Index in [`DebugInfo::fields`] of the parent class's node (B.3 step 3). Resolution
+    /// never links a cycle (a class whose base is on its own chain gets none).
+    pub base: Option<u32>,
+}
+
 /// The entry layout of a Map or Set (B.3 step 4).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EntryLayout {
@@ -78,8 +91,9 @@ pub struct ClassLayout {
     pub rtid: u64,
     /// Internal class name, e.g. `~lib/string/String`.
     pub name: String,
-    /// Fields with inherited ones first (flattened, B.3 step 3).
-    pub fields: Vec<Field>,
+    /// Index in [`DebugInfo::fields`] of its fields' node; [`DebugInfo::chain`] lists them
+    /// with the inherited ones first (B.3 step 3).
+    pub fields: u32,
     /// Name of the parent class, if the class has a resolvable `DW_TAG_inheritance`.
     pub base: Option<String>,
     /// `DW_AT_byte_size` of the class, else the extent of its own fields, in bytes.
@@ -112,6 +126,9 @@ pub struct DebugInfo {
     pub layouts: BTreeMap<u64, ClassLayout>,
     /// Global variables typed with a kept class, in DIE order.
     pub globals: Vec<GlobalCandidate>,
+    /// The field nodes of all classes (kept or not: a kept class may inherit from one that is
+    /// not), linked parent to child.
+    pub fields: Vec<FieldNode>,
 }
 
 impl DebugInfo {
@@ -121,6 +138,14 @@ impl DebugInfo {
             Some(l) => l.name.clone(),
             None => format!("Class#{rtid}"),
         }
+    }
+
+    /// The field nodes of `layout` and its ancestors into `out` (cleared first), oldest
+    /// ancestor first: their `own` fields in this order are the class's fields (B.3 step 3).
+    /// Iterative, for chains of any depth; a cycle (only in a hand-built `DebugInfo`) ends
+    /// after one node per class.
+    pub fn chain(&self, layout: &ClassLayout, out: &mut Vec<u32>) {
+        chain(&self.fields, layout.fields, out);
     }
 
     /// Resolves layouts and global candidates from all units (B.3, B.4).
@@ -141,6 +166,8 @@ impl DebugInfo {
 
         // B.3 step 2, in one pre-order pass: a class DIE precedes its children.
         let mut layouts: Vec<ClassLayout> = Vec::new();
+        // Per layout: its own fields, until `flatten` links them into chains.
+        let mut own: Vec<Vec<Field>> = Vec::new();
         let mut layout_of: BTreeMap<DieIndex, usize> = BTreeMap::new();
         let mut seen_inheritance = Vec::new();
         let mut seen_template = Vec::new();
@@ -153,7 +180,7 @@ impl DebugInfo {
                         layouts.push(ClassLayout {
                             rtid,
                             name: name.clone(),
-                            fields: Vec::new(),
+                            fields: layouts.len() as u32,
                             base: None,
                             byte_size: die.byte_size.unwrap_or(0),
                             template_type: None,
@@ -161,6 +188,7 @@ impl DebugInfo {
                             kind: BuiltinKind::of(name),
                             entry: None,
                         });
+                        own.push(Vec::new());
                         seen_inheritance.push(false);
                         seen_template.push(false);
                         has_size.push(die.byte_size.is_some());
@@ -177,7 +205,7 @@ impl DebugInfo {
                         };
                         let Some(t) = dies.at_offset(ty) else { continue };
                         let Some(type_name) = &t.name else { continue };
-                        layout.fields.push(Field {
+                        own[l].push(Field {
                             name: name.clone(),
                             type_name: type_name.clone(),
                             offset,
@@ -201,16 +229,16 @@ impl DebugInfo {
         }
         // byteSize from own fields when the class has no DW_AT_byte_size (0 counts as absent
         // only for entry strides, B.3 step 4).
-        for (l, has_size) in layouts.iter_mut().zip(has_size) {
+        for ((l, has_size), own) in layouts.iter_mut().zip(has_size).zip(&own) {
             if !has_size {
-                l.byte_size = l.fields.iter().map(|f| f.offset.saturating_add(f.size)).max().unwrap_or(0);
+                l.byte_size = own.iter().map(|f| f.offset.saturating_add(f.size)).max().unwrap_or(0);
             }
         }
-        flatten(&mut layouts);
-        attach_entries(&mut layouts);
+        let fields = link(&layouts, own);
+        attach_entries(&mut layouts, &fields);
 
         // B.3 steps 5 and 6.
-        let mut out = DebugInfo::default();
+        let mut out = DebugInfo { fields, ..DebugInfo::default() };
         for l in layouts {
             if l.rtid != 0 || l.name == "~lib/object/Object" {
                 out.layouts.insert(l.rtid, l);
@@ -234,13 +262,15 @@ impl DebugInfo {
 
 /// B.3 step 3: `fields = parent.fields ++ own fields`, parents first, iteratively (no
 /// recursion, so a long or cyclic inheritance chain in broken DWARF is harmless: a class whose
-/// base is on its own chain keeps its own fields).
-fn flatten(layouts: &mut [ClassLayout]) {
+/// base is on its own chain keeps its own fields). Instead of copying the parent's fields,
+/// each class's node (same index as its layout) links to its parent's.
+fn link(layouts: &[ClassLayout], own: Vec<Vec<Field>>) -> Vec<FieldNode> {
     let by_name: BTreeMap<String, usize> =
         layouts.iter().enumerate().map(|(i, l)| (l.name.clone(), i)).collect();
     let base_of: Vec<Option<usize>> =
         layouts.iter().map(|l| l.base.as_ref().and_then(|b| by_name.get(b).copied())).collect();
-    // 0 = pending, 1 = on the current chain, 2 = flattened.
+    let mut nodes: Vec<FieldNode> = own.into_iter().map(|own| FieldNode { own, base: None }).collect();
+    // 0 = pending, 1 = on the current chain, 2 = linked.
     let mut state = alloc::vec![0u8; layouts.len()];
     let mut chain = Vec::new();
     for start in 0..layouts.len() {
@@ -258,19 +288,30 @@ fn flatten(layouts: &mut [ClassLayout]) {
             }
         }
         for &c in chain.iter().rev() {
-            if let Some(b) = base_of[c].filter(|&b| state[b] == 2) {
-                let mut fields = layouts[b].fields.clone();
-                fields.extend(layouts[c].fields.iter().cloned());
-                layouts[c].fields = fields;
-            }
+            nodes[c].base = base_of[c].filter(|&b| state[b] == 2).map(|b| b as u32);
             state[c] = 2;
         }
     }
+    nodes
+}
+
+/// [`DebugInfo::chain`] over `nodes`, from node `node`.
+fn chain(nodes: &[FieldNode], node: u32, out: &mut Vec<u32>) {
+    out.clear();
+    let mut n = Some(node);
+    while let Some(i) = n
+        && out.len() <= nodes.len()
+    {
+        out.push(i);
+        n = nodes.get(i as usize).and_then(|f| f.base);
+    }
+    out.reverse();
 }
 
 /// B.3 step 4: the entry layout of each Map/Set from the class named `~lib/map/MapEntry<…>`
 /// or `~lib/set/SetEntry<…>` (the last one of that name).
-fn attach_entries(layouts: &mut [ClassLayout]) {
+fn attach_entries(layouts: &mut [ClassLayout], nodes: &[FieldNode]) {
+    let mut links = Vec::new();
     let by_name: BTreeMap<String, usize> =
         layouts.iter().enumerate().map(|(i, l)| (l.name.clone(), i)).collect();
     for i in 0..layouts.len() {
@@ -287,16 +328,14 @@ fn attach_entries(layouts: &mut [ClassLayout]) {
         };
         let Some(&e) = by_name.get(&entry_name) else { continue };
         let entry = &layouts[e];
-        let reference_offsets = entry
-            .fields
-            .iter()
-            .filter(|f| f.is_reference && f.name != "taggedNext")
-            .map(|f| f.offset)
-            .collect();
+        chain(nodes, entry.fields, &mut links);
+        let fields = || links.iter().flat_map(|&n| &nodes[n as usize].own);
+        let reference_offsets =
+            fields().filter(|f| f.is_reference && f.name != "taggedNext").map(|f| f.offset).collect();
         let size = if entry.byte_size != 0 {
             entry.byte_size
         } else {
-            entry.fields.iter().map(|f| f.offset.saturating_add(f.size)).max().unwrap_or(0)
+            fields().map(|f| f.offset.saturating_add(f.size)).max().unwrap_or(0)
         };
         if size != 0 {
             layouts[i].entry = Some(EntryLayout { reference_offsets, size });
