@@ -108,16 +108,58 @@ fn option_errors() {
         fail(&d, &["diff", "s1.dump", "s2.dump", "--wasm", "syn_g.wasm", "--sort", "retained"]),
         "Invalid comparison sort field: retained. Must be delta, alloc, freed, or count."
     );
-    // --sort is checked before --top.
+    // --top is checked before any file is read, so before --sort and before input errors.
     assert_eq!(
         fail(&d, &["analyze", "s1.dump", "--wasm", "syn.wasm", "--sort", "bogus", "--top", "0"]),
-        "Invalid constructor sort field: bogus. Must be retained, shallow, or count."
+        "--top must be a positive integer"
+    );
+    assert_eq!(
+        fail(&d, &["analyze", "missing.dump", "--wasm", "missing.wasm", "--top", "x"]),
+        "--top must be a positive integer"
+    );
+    assert_eq!(
+        fail(&d, &["diff", "missing.dump", "s2.dump", "--wasm", "syn_g.wasm", "--top", "-3"]),
+        "--top must be a positive integer"
     );
     // Usage errors (clap's wording, WARPO's exit status 1).
     assert!(fail(&d, &["analyze", "s1.dump"]).contains("--wasm"));
     assert!(fail(&d, &["diff", "s1.dump", "--wasm", "syn.wasm"]).contains("AFTER"));
     assert!(fail(&d, &["analyze", "s1.dump", "--wasm", "syn.wasm", "--x"]).contains("--x"));
     assert!(!fail(&d, &[]).is_empty());
+}
+
+#[test]
+fn a_repeated_option_takes_its_last_value() {
+    let d = dir("repeat");
+    let one = ok(&d, &["analyze", "s1.dump", "--wasm", "syn.wasm", "--top", "1"]);
+    assert_eq!(ok(&d, &["analyze", "s1.dump", "--wasm", "syn.wasm", "--top", "0", "--top", "1"]), one);
+    assert_eq!(
+        ok(&d, &["analyze", "s1.dump", "--wasm", "missing.wasm", "--wasm", "syn.wasm", "--top", "1"]),
+        one
+    );
+    assert_eq!(
+        ok(&d, &["analyze", "s1.dump", "--wasm", "syn.wasm", "--sort", "bogus", "--sort", "retained"]),
+        format!("{S1_JSON}\n")
+    );
+    assert_eq!(
+        fail(&d, &["analyze", "s1.dump", "--wasm", "syn.wasm", "--sort", "count", "--sort", "bogus"]),
+        "Invalid constructor sort field: bogus. Must be retained, shallow, or count."
+    );
+    let s3 = ok(&d, &["diff", "s1.dump", "s2.dump", "--wasm", "syn_g.wasm"]);
+    assert_eq!(
+        ok(&d, &["diff", "s1.dump", "s2.dump", "--wasm", "syn_g.wasm", "--sort", "x", "--sort", "delta"]),
+        s3
+    );
+}
+
+#[test]
+fn version_flag_prints_the_version() {
+    let d = dir("version");
+    for flag in ["-v", "--version"] {
+        assert_eq!(ok(&d, &[flag]), concat!(env!("CARGO_PKG_VERSION"), "\n"), "{flag}");
+    }
+    // No subcommand and no flag: the help on stderr, exit 1.
+    assert!(fail(&d, &[]).contains("analyze"));
 }
 
 #[test]

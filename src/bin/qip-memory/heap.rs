@@ -1,19 +1,33 @@
-//! `qip-memory heap analyze|diff`: WARPO's `as-heap-analyzer analyze|diff` (`heap-analyzer.md`
-//! G) over `qip_memory::heap`: same flags, defaults, processing order, messages (printed
-//! alone on stderr) and exit status 1; the JSON of E and a newline on stdout.
+//! `qip-memory heap analyze|diff`: WARPO's `as-heap-analyzer analyze|diff` (docs/heap.md,
+//! "Command line") over `qip_memory::heap`: same flags, defaults, processing order, messages
+//! (printed alone on stderr) and exit status 1; the JSON and a newline on stdout. As with
+//! WARPO's option parser, a repeated option takes its last value, and `heap -v` / `heap
+//! --version` prints the version.
 
 use std::path::{Path, PathBuf};
 
-use clap::Subcommand;
+use clap::{Args, Subcommand};
 use qip_memory::heap::{
     self, ComparisonSort, ConstructorSort, HeapError, comparison_json, parse_top, snapshot_json,
 };
+
+/// `qip-memory heap`: the version flag, or a subcommand.
+#[derive(Args)]
+pub struct HeapArgs {
+    /// Print the version and exit.
+    #[arg(short = 'v', long = "version")]
+    pub version: bool,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Option<HeapCommand>,
+}
 
 /// The `heap` subcommands.
 #[derive(Subcommand)]
 pub enum HeapCommand {
     /// Constructor view of one dump: live objects grouped by class, with shallow and retained
     /// sizes (JSON).
+    #[command(args_override_self = true)]
     Analyze {
         /// The version-2 memory dump.
         #[arg(value_name = "DUMP")]
@@ -30,6 +44,7 @@ pub enum HeapCommand {
     },
     /// Comparison view of two dumps of the same module: new and deleted objects per class
     /// (JSON).
+    #[command(args_override_self = true)]
     Diff {
         /// The earlier (baseline) dump.
         #[arg(value_name = "BEFORE")]
@@ -57,28 +72,30 @@ fn top(value: Option<&String>) -> Result<Option<usize>, HeapError> {
     value.map(|v| parse_top(v)).transpose()
 }
 
-/// Runs a `heap` subcommand: the JSON text on success, WARPO's message on failure. The
-/// analysis comes first (`qip_memory::heap::analyze` / `diff`, in WARPO's order), then
-/// `--sort`, then `--top`, as WARPO checks them.
+/// Runs a `heap` subcommand: the JSON text on success, WARPO's message on failure, in WARPO's
+/// order: `--top` is checked before any file is read; then the analysis
+/// (`qip_memory::heap::analyze` / `diff`), then `--sort`.
 pub fn run(cmd: &HeapCommand) -> Result<String, String> {
     match cmd {
         HeapCommand::Analyze { dump, wasm, sort, top: n } => {
+            let n = top(n.as_ref()).map_err(|e| e.to_string())?;
             let dump = read(dump, "dump file")?;
             let wasm = read(wasm, "wasm file")?;
             let go = || -> Result<String, HeapError> {
                 let mut snap = heap::analyze(&dump, &wasm)?;
-                snap.sort_and_truncate(ConstructorSort::parse(sort)?, top(n.as_ref())?);
+                snap.sort_and_truncate(ConstructorSort::parse(sort)?, n);
                 Ok(snapshot_json(&snap))
             };
             go().map_err(|e| e.to_string())
         }
         HeapCommand::Diff { before, after, wasm, sort, top: n } => {
+            let n = top(n.as_ref()).map_err(|e| e.to_string())?;
             let before = read(before, "baseline dump file")?;
             let after = read(after, "current dump file")?;
             let wasm = read(wasm, "wasm file")?;
             let go = || -> Result<String, HeapError> {
                 let mut c = heap::diff(&before, &after, &wasm)?;
-                c.sort_and_truncate(ComparisonSort::parse(sort)?, top(n.as_ref())?);
+                c.sort_and_truncate(ComparisonSort::parse(sort)?, n);
                 Ok(comparison_json(&c))
             };
             go().map_err(|e| e.to_string())

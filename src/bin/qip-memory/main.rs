@@ -221,8 +221,7 @@ enum Command {
         output: PathBuf,
     },
     /// AssemblyScript heap analyzer, compatible with WARPO's as-heap-analyzer.
-    #[command(subcommand)]
-    Heap(heap::HeapCommand),
+    Heap(heap::HeapArgs),
     /// Run QIP Content components as a pipeline on wasmtime, like `qip run`
     /// (`qip-memory run --help` for the syntax).
     #[cfg(feature = "host")]
@@ -246,7 +245,18 @@ fn main() -> ExitCode {
         Err(e) => e.exit(),
     };
     let r = match &cli.command {
-        Command::Heap(cmd) => {
+        Command::Heap(heap::HeapArgs { version: true, .. }) => {
+            // WARPO prints its package version alone.
+            out::stdout(concat!(env!("CARGO_PKG_VERSION"), "\n").as_bytes())
+        }
+        Command::Heap(heap::HeapArgs { command: None, .. }) => {
+            // No subcommand: the help on stderr, exit 1 (as WARPO).
+            let mut cli = <Cli as clap::CommandFactory>::command();
+            let help = cli.find_subcommand_mut("heap").map(|c| c.render_help().to_string());
+            out::stderr(&help.unwrap_or_default());
+            return ExitCode::FAILURE;
+        }
+        Command::Heap(heap::HeapArgs { command: Some(cmd), .. }) => {
             let written = heap::run(cmd).and_then(|json| {
                 out::stdout(format!("{json}\n").as_bytes())
                     .map_err(|Failure(reason)| format!("qip-memory: {reason}"))
