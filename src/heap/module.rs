@@ -3,7 +3,7 @@
 
 use alloc::vec::Vec;
 
-use wasmparser::{Operator, Parser, Payload, ValType};
+use wasmparser::{BinaryReader, Parser, Payload, ValType};
 
 use super::HeapError;
 
@@ -32,6 +32,41 @@ pub struct ModuleInfo<'a> {
     pub globals: Vec<GlobalInfo>,
 }
 
+/// The literal of the last `i32/i64/f32/f64.const` of a constant expression (bit pattern,
+/// truncated to 32 bits), 0 when there is none. Reads the expression's instructions with their
+/// immediates (WebAssembly 3.0, "Constant Expressions"; the extended-constant `add`, `sub`
+/// and `mul`); at an instruction a constant expression cannot hold, the literal so far stands.
+/// A small decoder of its own, so that the analyzer does not carry wasmparser's decoder of
+/// every operator (about 46 KB of the heap component) for these few instructions.
+fn last_const(mut r: BinaryReader<'_>) -> wasmparser::Result<u32> {
+    let mut init = 0u32;
+    while !r.eof() {
+        match r.read_u8()? {
+            0x0b => break,                              // end
+            0x41 => init = r.read_var_i32()? as u32,    // i32.const
+            0x42 => init = r.read_var_i64()? as u32,    // i64.const
+            0x43 => init = r.read_f32()?.bits(),        // f32.const
+            0x44 => init = r.read_f64()?.bits() as u32, // f64.const
+            0x23 | 0xd2 => {
+                r.read_var_u32()?; // global.get, ref.func
+            }
+            0xd0 => {
+                r.read::<wasmparser::HeapType>()?; // ref.null
+            }
+            0x6a..=0x6c | 0x7c..=0x7e => {} // i32/i64 add, sub, mul
+            0xfd => {
+                // v128.const: sub-opcode 12, then 16 bytes.
+                if r.read_var_u32()? != 12 {
+                    break;
+                }
+                r.read_bytes(16)?;
+            }
+            _ => break,
+        }
+    }
+    Ok(init)
+}
+
 impl<'a> ModuleInfo<'a> {
     /// Reads the module with `wasmparser`'s streaming reader (no validation).
     ///
@@ -56,17 +91,8 @@ impl<'a> ModuleInfo<'a> {
                 Payload::GlobalSection(reader) => {
                     for g in reader {
                         let g = g.map_err(|_| HeapError::WasmParse)?;
-                        let mut init = 0u32;
-                        let mut ops = g.init_expr.get_operators_reader();
-                        while !ops.eof() {
-                            match ops.read().map_err(|_| HeapError::WasmParse)? {
-                                Operator::I32Const { value } => init = value as u32,
-                                Operator::I64Const { value } => init = value as u32,
-                                Operator::F32Const { value } => init = value.bits(),
-                                Operator::F64Const { value } => init = value.bits() as u32,
-                                _ => {}
-                            }
-                        }
+                        let init =
+                            last_const(g.init_expr.get_binary_reader()).map_err(|_| HeapError::WasmParse)?;
                         info.globals.push(GlobalInfo {
                             is_i32: g.ty.content_type == ValType::I32,
                             mutable: g.ty.mutable,
@@ -99,5 +125,34 @@ impl<'a> ModuleInfo<'a> {
                 }
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn init_literals_of_constant_expressions() {
+        let wasm = wat::parse_str(
+            r#"(module
+              (global i32 (i32.const 7))
+              (global i64 (i64.const 0x100000005))
+              (global f32 (f32.const 1.5))
+              (global f64 (f64.const -2))
+              (global (mut i32) (global.get 0))
+              (global i32 (i32.add (i32.const 1) (i32.const -2)))
+              (global funcref (ref.null func))
+              (global v128 (v128.const i32x4 1 2 3 4))
+              (global i32 (i32.const 9))
+              (func))"#,
+        )
+        .unwrap();
+        let info = ModuleInfo::read(&wasm).unwrap();
+        let inits: Vec<u32> = info.globals.iter().map(|g| g.init).collect();
+        // f32 1.5 = 0x3fc00000; f64 −2 = 0xc000000000000000, low 32 bits 0; −2 as u32.
+        assert_eq!(inits, [7, 5, 0x3fc0_0000, 0, 0, 0xffff_fffe, 0, 0, 9]);
+        let kinds: Vec<(bool, bool)> = info.globals.iter().map(|g| (g.is_i32, g.mutable)).collect();
+        assert_eq!(kinds[4], (true, true));
     }
 }
