@@ -607,3 +607,87 @@ fn dump_reader_borrows_memory() {
     assert_eq!(dump.globals, [2720]);
     assert_eq!(dump.memory.len(), 65536);
 }
+
+// ---- dominator tree view -----------------------------------------------------------------
+
+/// An Array<x/Item> holding three Items; Items 0 and 1 share one String, Item 2 has its own.
+/// Dominators (by hand): the array dominates its buffer, the three Items and the shared String
+/// (two paths lead to it); Item 2 dominates its own String.
+fn shared_string_heap() -> (Vec<u8>, [u32; 7]) {
+    let mut h = HeapBuilder::new(65536, 1024);
+    let arr = h.alloc(6, 16, 0); // shallow 48
+    let buf = h.alloc(1, 12, 0); // 32
+    let items = [h.alloc(5, 8, 0), h.alloc(5, 8, 0), h.alloc(5, 8, 0)]; // 32 each
+    let shared = h.alloc(2, 4, 0); // 32
+    let own = h.alloc(2, 4, 0); // 32
+    h.set(arr, buf);
+    h.set(arr + 4, buf);
+    h.set(arr + 8, 12);
+    h.set(arr + 12, 3);
+    for (k, &i) in items.iter().enumerate() {
+        h.set(buf + 4 * k as u32, i);
+    }
+    h.set(items[0], shared);
+    h.set(items[1], shared);
+    h.set(items[2], own);
+    h.set(1020, arr);
+    let dump = write_dump(1000, 1024, 1020, &[], &h.finish());
+    (dump, [arr, buf, items[0], items[1], items[2], shared, own])
+}
+
+#[test]
+fn dominator_view_groups_siblings_by_class() {
+    use qip_memory::heap::Dump;
+    let (dump, [arr, buf, _, _, _, shared, own]) = shared_string_heap();
+    let wasm = kinds_wasm();
+    let analyzer = Analyzer::new(&wasm).unwrap();
+    let view = analyzer.dominators(&Dump::parse(&dump).unwrap(), 3, 10).unwrap();
+    // (class, count, address, shallow, retained, omitted children) per node, depth first.
+    fn flat(
+        nodes: &[qip_memory::heap::tree::TreeNode],
+        level: usize,
+        out: &mut Vec<(usize, String, u64, Option<u64>, u64, u64, u64)>,
+    ) {
+        for n in nodes {
+            out.push((
+                level,
+                n.class_name.clone(),
+                n.count,
+                n.address,
+                n.shallow_size,
+                n.retained_size,
+                n.omitted_children,
+            ));
+            flat(&n.children, level + 1, out);
+        }
+    }
+    let mut got = Vec::new();
+    flat(&view.roots, 0, &mut got);
+    let a = |x: u32| Some(u64::from(x));
+    let s = |x: &str| x.to_string();
+    assert_eq!(
+        got,
+        [
+            // 48 + buffer 32 + Items 96 + both Strings 64.
+            (0, s("~lib/array/Array<x/Item>"), 1, a(arr), 48, 240, 0),
+            // The Items retain 32, 32 and 32 + 32 (Item 2's own String).
+            (1, s("x/Item"), 3, None, 96, 128, 0),
+            (2, s("~lib/string/String"), 1, a(own), 32, 32, 0),
+            // Equal sizes: ArrayBuffer before String (localeCompare).
+            (1, s("~lib/arraybuffer/ArrayBuffer"), 1, a(buf), 32, 32, 0),
+            (1, s("~lib/string/String"), 1, a(shared), 32, 32, 0),
+        ]
+    );
+    assert_eq!((view.total_live_size, view.omitted_roots), (240, 0));
+
+    // One child node per node: the rest are counted; depth 1: the children are counted.
+    let view = analyzer.dominators(&Dump::parse(&dump).unwrap(), 2, 1).unwrap();
+    let mut got = Vec::new();
+    flat(&view.roots, 0, &mut got);
+    assert_eq!(
+        got.iter().map(|g| (g.0, g.1.as_str(), g.6)).collect::<Vec<_>>(),
+        [(0, "~lib/array/Array<x/Item>", 2), (1, "x/Item", 1),]
+    );
+    let view = analyzer.dominators(&Dump::parse(&dump).unwrap(), 1, 10).unwrap();
+    assert_eq!((view.roots.len(), view.roots[0].children.len(), view.roots[0].omitted_children), (1, 0, 3));
+}

@@ -208,3 +208,27 @@ fn input_errors_in_warpo_order() {
     );
     assert_eq!(df("s1.dump", "version.dump", "syn.wasm"), "Unsupported dump version: expected 2, got 99");
 }
+
+#[test]
+fn dominators_json_and_table() {
+    let d = dir("dominators");
+    // S1: the stack roots TreeNode A (2624), which dominates B (2656); the pinned ArrayBuffer
+    // C (2688) is a root of its own; D (2720) is garbage. Every object is 32 bytes.
+    let json = ok(&d, &["dominators", "s1.dump", "--wasm", "syn.wasm", "--depth", "2"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let line = |n: &serde_json::Value| {
+        (
+            n["className"].as_str().unwrap().to_string(),
+            n["count"].as_u64().unwrap(),
+            n["retainedSize"].as_u64().unwrap(),
+        )
+    };
+    let roots: Vec<_> = v["roots"].as_array().unwrap().iter().map(line).collect();
+    assert_eq!(roots[0], ("x/TreeNode".to_string(), 1, 64), "{json}");
+    let table = ok(&d, &["dominators", "s1.dump", "--wasm", "syn.wasm", "--format", "table"]);
+    assert!(table.starts_with("total live size "), "{table}");
+    assert!(table.lines().nth(1).unwrap().trim_end().ends_with("class @ address"), "{table}");
+    assert!(table.contains("x/TreeNode @ 2624"), "{table}");
+    assert!(table.contains("  x/TreeNode @ 2656"), "{table}");
+    assert!(fail(&d, &["dominators", "s1.dump", "--wasm", "syn.wasm", "--depth", "0"]).contains("--depth"));
+}

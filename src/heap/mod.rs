@@ -34,6 +34,7 @@ pub mod mark;
 pub mod module;
 pub mod roots;
 pub mod tlsf;
+pub mod tree;
 pub mod views;
 
 #[cfg(test)]
@@ -50,6 +51,7 @@ use dwarf::Dies;
 use layout::DebugInfo;
 use module::ModuleInfo;
 use tlsf::PtrIndex;
+use tree::DominatorView;
 use views::Instance;
 
 /// The wasm side of an analysis, read once (A.2, B, D.1).
@@ -77,12 +79,9 @@ impl<'w> Analyzer<'w> {
         Ok(Analyzer { module, info })
     }
 
-    /// Runs D.2–D.10 on one dump: the constructor view in the default order.
-    ///
-    /// # Errors
-    /// [`HeapError::BlockHeaderOutOfBounds`], [`HeapError::PayloadOutOfBounds`],
-    /// [`HeapError::ScanLimitExceeded`] for dumps that are not consistent heaps.
-    pub fn analyze(&self, dump: &Dump<'_>) -> Result<Snapshot, HeapError> {
+    /// Walks the heap of one dump, scans its references, finds the roots and computes the
+    /// dominator tree with the shallow and retained sizes (D.2–D.8).
+    fn sizes(&self, dump: &Dump<'_>) -> Result<Sizes, HeapError> {
         let memory = dump.memory;
         let objects = tlsf::walk(memory, dump.heap_base)?;
         let index = PtrIndex::new(&objects);
@@ -93,20 +92,51 @@ impl<'w> Analyzer<'w> {
         let live = mark::mark(&graph, &root_objects);
         let tree = dominators::dominators(&graph, &root_objects);
         drop(index);
+        drop(graph);
         let shallow: Vec<u64> = objects.iter().map(|o| o.shallow_size()).collect();
         let retained = dominators::retained_sizes(&tree, &shallow);
-        drop(tree);
-        drop(graph);
+        Ok(Sizes { objects, live, tree, shallow, retained })
+    }
 
+    /// Runs D.2–D.10 on one dump: the constructor view in the default order.
+    ///
+    /// # Errors
+    /// [`HeapError::BlockHeaderOutOfBounds`], [`HeapError::PayloadOutOfBounds`],
+    /// [`HeapError::ScanLimitExceeded`] for dumps that are not consistent heaps.
+    pub fn analyze(&self, dump: &Dump<'_>) -> Result<Snapshot, HeapError> {
+        let Sizes { objects, live, tree, shallow, retained } = self.sizes(dump)?;
+        drop(tree);
         let total_live_size =
             objects.iter().zip(&live).filter(|(_, l)| **l).map(|(o, _)| o.shallow_size()).sum();
         let live_objects = objects.iter().enumerate().filter(|(i, _)| live[*i]).map(|(i, o)| {
             (o.rtid, Instance { address: o.payload, shallow_size: shallow[i], retained_size: retained[i] })
         });
         let constructors = views::constructor_rows(live_objects, |rtid| self.info.class_name(rtid));
-        let total_heap_size = memory.len() as i64 - tlsf::first_block(dump.heap_base) as i64;
+        let total_heap_size = dump.memory.len() as i64 - tlsf::first_block(dump.heap_base) as i64;
         Ok(Snapshot { total_heap_size, total_live_size, constructors })
     }
+
+    /// The dominator tree view of one dump ([`tree::dominator_view`]): `depth` levels, at
+    /// most `top` child nodes per node.
+    ///
+    /// # Errors
+    /// As [`Analyzer::analyze`].
+    pub fn dominators(&self, dump: &Dump<'_>, depth: usize, top: usize) -> Result<DominatorView, HeapError> {
+        let s = self.sizes(dump)?;
+        let address: Vec<u64> = s.objects.iter().map(|o| o.payload).collect();
+        let sizes = tree::Sizes { shallow: &s.shallow, retained: &s.retained, address: &address };
+        let class_name = |i: u32| self.info.class_name(s.objects[i as usize].rtid);
+        Ok(tree::dominator_view(&s.tree, &sizes, class_name, depth, top))
+    }
+}
+
+/// What [`Analyzer::sizes`] finds in one dump.
+struct Sizes {
+    objects: Vec<tlsf::Object>,
+    live: Vec<bool>,
+    tree: dominators::DominatorTree,
+    shallow: Vec<u64>,
+    retained: Vec<u64>,
 }
 
 /// `analyze DUMP --wasm WASM` in WARPO's order (G): dump header, then wasm and DWARF, then the

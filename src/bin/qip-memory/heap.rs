@@ -62,6 +62,36 @@ pub enum HeapCommand {
         #[arg(long, value_name = "N", allow_hyphen_values = true)]
         top: Option<String>,
     },
+    /// The dominator tree from the virtual root: what keeps what alive, siblings of one
+    /// class merged (JSON, or a table).
+    #[command(args_override_self = true)]
+    Dominators {
+        /// The version-2 memory dump.
+        #[arg(value_name = "DUMP")]
+        dump: PathBuf,
+        /// The wasm binary with WARPO-shaped DWARF.
+        #[arg(long, value_name = "WASM")]
+        wasm: PathBuf,
+        /// Levels below the virtual root (1 to 256).
+        #[arg(long, value_name = "D", default_value_t = 4,
+              value_parser = clap::value_parser!(u16).range(1..=qip_memory::heap::tree::MAX_DEPTH as i64))]
+        depth: u16,
+        /// At most N child nodes under each node (the rest are counted).
+        #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
+        top: u32,
+        /// Output: json or table.
+        #[arg(long, value_enum, default_value_t = Format::Json)]
+        format: Format,
+    },
+}
+
+/// How a view is printed.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// JSON (two-space indentation).
+    Json,
+    /// Aligned columns for people.
+    Table,
 }
 
 fn read(path: &Path, what: &str) -> Result<Vec<u8>, String> {
@@ -97,6 +127,19 @@ pub fn run(cmd: &HeapCommand) -> Result<String, String> {
                 let mut c = heap::diff(&before, &after, &wasm)?;
                 c.sort_and_truncate(ComparisonSort::parse(sort)?, n);
                 Ok(comparison_json(&c))
+            };
+            go().map_err(|e| e.to_string())
+        }
+        HeapCommand::Dominators { dump, wasm, depth, top, format } => {
+            let dump = read(dump, "dump file")?;
+            let wasm = read(wasm, "wasm file")?;
+            let go = || -> Result<String, HeapError> {
+                let dump = heap::Dump::parse(&dump)?;
+                let view = heap::Analyzer::new(&wasm)?.dominators(&dump, *depth as usize, *top as usize)?;
+                Ok(match format {
+                    Format::Json => view.to_json(),
+                    Format::Table => view.to_table().trim_end_matches('\n').to_string(),
+                })
             };
             go().map_err(|e| e.to_string())
         }
