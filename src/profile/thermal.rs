@@ -134,8 +134,8 @@ struct Attribution {
     work: Vec<u64>,
     /// Per slot, parallel to the recorder's `slots`: per byte (stack id + 1, its write's work),
     /// all zeros while no write gave the byte work (so that a fresh buffer is the allocator's
-    /// zeroed memory, whose pages the system maps only when written). One write's work is below the largest budget (10⁹), so it fits a `u32`; past that it
-    /// saturates.
+    /// zeroed memory, whose pages the system maps only when written). One write's work is
+    /// below the largest budget (10⁹), so it fits a `u32`; past that it saturates.
     writers: Vec<Option<Box<[(u32, u32)]>>>,
 }
 
