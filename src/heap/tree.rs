@@ -60,7 +60,7 @@ pub const MAX_DEPTH: usize = 256;
 /// Builds the view: `depth` levels below the virtual root (1…[`MAX_DEPTH`]), at most `top`
 /// child nodes under each node (at least 1); `class_name(i)` names object `i`. Children are ordered
 /// by retained size, then shallow size (both descending), then class name (JavaScript
-/// `localeCompare`), then the lowest address first.
+/// `localeCompare`, then bytes; siblings never share a name).
 pub fn dominator_view(
     tree: &DominatorTree,
     sizes: &Sizes<'_>,
@@ -151,16 +151,14 @@ impl<F: Fn(ObjectIndex) -> String> Builder<'_, F> {
                 (node, members)
             })
             .collect();
-        let lowest = |m: &[ObjectIndex]| m.iter().map(|&i| s.address[i as usize]).min().unwrap_or(0);
-        nodes.sort_by(|(a, am), (b, bm)| {
-            b.retained_size
-                .cmp(&a.retained_size)
-                .then(b.shallow_size.cmp(&a.shallow_size))
-                .then_with(|| match locale_compare(&a.class_name, &b.class_name) {
+        // Sibling nodes have distinct class names, so the order is total without addresses.
+        nodes.sort_by(|(a, _), (b, _)| {
+            b.retained_size.cmp(&a.retained_size).then(b.shallow_size.cmp(&a.shallow_size)).then_with(|| {
+                match locale_compare(&a.class_name, &b.class_name) {
                     Ordering::Equal => a.class_name.cmp(&b.class_name),
                     o => o,
-                })
-                .then_with(|| lowest(am).cmp(&lowest(bm)))
+                }
+            })
         });
         let omitted = nodes.len().saturating_sub(self.top) as u64;
         nodes.truncate(self.top);
