@@ -82,7 +82,12 @@ fn sort_and_top_of_analyze() {
 /// 9 Function<…> (_env), 10 SmallTuple, 11 x/Base{a}, 12 x/Derived : x/Base {b},
 /// 13 Uint8Array : ArrayBufferView, 14 Array<i32>, 15 Set<x/Item> (+ SetEntry rtId 0).
 fn kinds_wasm() -> Vec<u8> {
-    let spec = DwarfSpec {
+    wasm_with_dwarf(&kinds_spec(), &[])
+}
+
+/// Classes of every scanning kind, rtIds 1 to 15.
+fn kinds_spec() -> DwarfSpec<'static> {
+    DwarfSpec {
         base_types: &["i32", "usize", "u32"],
         classes: &[
             ClassSpec {
@@ -239,8 +244,7 @@ fn kinds_wasm() -> Vec<u8> {
             },
         ],
         globals: &[],
-    };
-    wasm_with_dwarf(&spec, &[])
+    }
 }
 
 /// Analyzes a heap whose only root is a stack word holding `root`.
@@ -690,4 +694,247 @@ fn dominator_view_groups_siblings_by_class() {
     );
     let view = analyzer.dominators(&Dump::parse(&dump).unwrap(), 1, 10).unwrap();
     assert_eq!((view.roots.len(), view.roots[0].children.len(), view.roots[0].omitted_children), (1, 0, 3));
+}
+
+// ---- retainers view ----------------------------------------------------------------------
+
+/// A Map held by the global `x/cache` (entries: 7 → Item A, 8 → Item B), a StaticArray held
+/// by stack word 1020 (slot 0: Item B, slot 1: a Function whose closure environment is B),
+/// Item B itself in stack word 1016; A and B name one String. A Derived object that is
+/// garbage points at B too. Allocated in the order of the returned addresses:
+/// `[holder, map, buckets, entries, a, b, string, func, garbage]`.
+fn retained_heap() -> (Vec<u8>, Vec<u8>, [u32; 9]) {
+    let mut h = HeapBuilder::new(65536, 1024);
+    let holder = h.alloc(7, 8, 0); // shallow 32
+    let map = h.alloc(8, 24, 0); // 48
+    let buckets = h.alloc(1, 16, 0); // 48
+    let entries = h.alloc(1, 24, 0); // two entries of stride 12: 48
+    let a = h.alloc(5, 8, 0); // 32
+    let b = h.alloc(5, 8, 0); // 32
+    let string = h.alloc(2, 4, 0); // 32
+    let func = h.alloc(9, 8, 0); // 32
+    let garbage = h.alloc(12, 8, 0); // 32, x/Derived: b @ 4
+    h.set(holder, b);
+    h.set(holder + 4, func);
+    h.set(map, buckets);
+    h.set(map + 8, entries);
+    h.set(map + 16, 2);
+    for (k, item) in [a, b].into_iter().enumerate() {
+        h.set(entries + 12 * k as u32, 7 + k as u32);
+        h.set(entries + 12 * k as u32 + 4, item);
+    }
+    h.set(a, string);
+    h.set(b, string);
+    h.set(func + 4, b);
+    h.set(garbage + 4, b);
+    h.set(1016, b);
+    h.set(1020, holder);
+    let dump = write_dump(1000, 1024, 1016, &[map], &h.finish());
+    let spec = DwarfSpec { globals: &[("x/cache", "~lib/map/Map<i32,x/Item>", 0)], ..kinds_spec() };
+    let wasm = wasm_with_dwarf(&spec, &[(true, 0)]);
+    (dump, wasm, [holder, map, buckets, entries, a, b, string, func, garbage])
+}
+
+#[test]
+fn retainers_name_every_edge_and_the_nearest_roots() {
+    use qip_memory::heap::retainers::{EdgeLabel, ObjectInfo, PathStep, Retainer, RootLabel, Target};
+    let (dump, wasm, [holder, map, _, _, a, b, string, func, garbage]) = retained_heap();
+    let analyzer = Analyzer::new(&wasm).unwrap();
+    let dump = Dump::parse(&dump).unwrap();
+    // By hand: roots are the map (global), B and the holder (stack); the map dominates its two
+    // buffers and A (48 + 48 + 48 + 32 = 176), the holder the Function (64); the String is
+    // reached through A and B, so the virtual root dominates it and B retains only itself.
+    let obj = |addr: u32, class: &str, shallow: u64, retained: u64, distance: Option<u64>| ObjectInfo {
+        address: u64::from(addr),
+        class_name: class.to_string(),
+        shallow_size: shallow,
+        retained_size: retained,
+        distance,
+    };
+    let item = |addr: u32, d: u64| obj(addr, "x/Item", 32, 32, Some(d));
+    let map_info = obj(map, "~lib/map/Map<i32,x/Item>", 48, 176, Some(1));
+    let holder_info = obj(holder, "~lib/staticarray/StaticArray<x/Item>", 32, 64, Some(1));
+    let stack = |address: u64| RootLabel::Stack { address };
+    let cache = RootLabel::Global { name: "x/cache".into(), global_index: 0 };
+    let step = |edge: Option<EdgeLabel>, object: ObjectInfo| PathStep { edge, object };
+
+    let v = analyzer.retainers(&dump, &Target::Address(u64::from(b)), 3).unwrap();
+    assert_eq!(v.object, item(b, 1));
+    assert_eq!(
+        v.retainers,
+        [
+            Retainer::Root(stack(1016)),
+            Retainer::Object { edge: EdgeLabel::Element(0), object: holder_info.clone() },
+            Retainer::Object { edge: EdgeLabel::MapValue(1), object: map_info.clone() },
+            Retainer::Object {
+                edge: EdgeLabel::Closure,
+                object: obj(func, "~lib/function/Function<()=>void>", 32, 32, Some(2)),
+            },
+        ],
+        "the garbage Derived object is no retainer"
+    );
+    let paths: Vec<(RootLabel, Vec<PathStep>)> = v.paths.iter().map(|p| (p.root.clone(), p.steps.clone())).collect();
+    assert_eq!(
+        paths,
+        [
+            (stack(1016), vec![step(None, item(b, 1))]),
+            (cache.clone(), vec![step(None, map_info.clone()), step(Some(EdgeLabel::MapValue(1)), item(b, 1))]),
+            (stack(1020), vec![step(None, holder_info.clone()), step(Some(EdgeLabel::Element(0)), item(b, 1))]),
+        ]
+    );
+    assert_eq!(v.omitted_paths, 0);
+    assert_eq!(analyzer.retainers(&dump, &Target::Address(u64::from(b)), 2).unwrap().omitted_paths, 1);
+
+    // The only String, by class: two paths of length 3 tie, in root order; the map's first
+    // entry (A) comes before its second.
+    let v = analyzer.retainers(&dump, &Target::Class("~lib/string/String".into()), 3).unwrap();
+    let s_info = obj(string, "~lib/string/String", 32, 32, Some(2));
+    assert_eq!(v.object, s_info);
+    let name = || Some(EdgeLabel::Field("name".into()));
+    assert_eq!(
+        v.retainers,
+        [
+            Retainer::Object { edge: EdgeLabel::Field("name".into()), object: item(b, 1) },
+            Retainer::Object { edge: EdgeLabel::Field("name".into()), object: item(a, 2) },
+        ]
+    );
+    let paths: Vec<(RootLabel, Vec<PathStep>)> = v.paths.iter().map(|p| (p.root.clone(), p.steps.clone())).collect();
+    assert_eq!(
+        paths,
+        [
+            (stack(1016), vec![step(None, item(b, 1)), step(name(), s_info.clone())]),
+            (
+                cache,
+                vec![
+                    step(None, map_info),
+                    step(Some(EdgeLabel::MapValue(0)), item(a, 2)),
+                    step(name(), s_info.clone())
+                ]
+            ),
+            (
+                stack(1020),
+                vec![step(None, holder_info), step(Some(EdgeLabel::Element(0)), item(b, 1)), step(name(), s_info)]
+            ),
+        ]
+    );
+
+    // Garbage: no distance, no retainers, no paths.
+    let v = analyzer.retainers(&dump, &Target::Address(u64::from(garbage)), 3).unwrap();
+    assert_eq!(v.object, obj(garbage, "x/Derived", 32, 0, None));
+    assert!(v.retainers.is_empty() && v.paths.is_empty() && v.omitted_paths == 0);
+
+    // Errors name what was asked for.
+    let e = analyzer.retainers(&dump, &Target::Address(u64::from(b) + 4), 3).unwrap_err();
+    assert_eq!(e, HeapError::NoObjectAt { address: u64::from(b) + 4 });
+    let e = analyzer.retainers(&dump, &Target::Class("x/Derived".into()), 3).unwrap_err();
+    assert_eq!(e.to_string(), "No live object of class x/Derived in the dump");
+}
+
+#[test]
+fn retainers_json_and_table() {
+    use qip_memory::heap::retainers::Target;
+    let (dump, wasm, [holder, map, _, _, _, b, _, func, _]) = retained_heap();
+    let analyzer = Analyzer::new(&wasm).unwrap();
+    let v = analyzer.retainers(&Dump::parse(&dump).unwrap(), &Target::Address(u64::from(b)), 1).unwrap();
+    let item = format!(
+        r#"{{
+    "address": {b},
+    "className": "x/Item",
+    "distance": 1,
+    "retainedSize": 32,
+    "shallowSize": 32
+  }}"#
+    );
+    let json = v.to_json();
+    let expected = format!(
+        r#"{{
+  "object": {item},
+  "omittedPaths": 2,
+  "paths": [
+    {{
+      "root": {{
+        "address": 1016,
+        "kind": "stack"
+      }},
+      "steps": [
+        {{
+          "edge": null,
+          "object": {{
+            "address": {b},
+            "className": "x/Item",
+            "distance": 1,
+            "retainedSize": 32,
+            "shallowSize": 32
+          }}
+        }}
+      ]
+    }}
+  ],
+  "retainers": [
+    {{
+      "root": {{
+        "address": 1016,
+        "kind": "stack"
+      }}
+    }},
+    {{
+      "edge": {{
+        "index": 0,
+        "kind": "element"
+      }},
+      "object": {{
+        "address": {holder},
+        "className": "~lib/staticarray/StaticArray<x/Item>",
+        "distance": 1,
+        "retainedSize": 64,
+        "shallowSize": 32
+      }}
+    }},
+    {{
+      "edge": {{
+        "entry": 1,
+        "kind": "map-value"
+      }},
+      "object": {{
+        "address": {map},
+        "className": "~lib/map/Map<i32,x/Item>",
+        "distance": 1,
+        "retainedSize": 176,
+        "shallowSize": 48
+      }}
+    }},
+    {{
+      "edge": {{
+        "kind": "closure"
+      }},
+      "object": {{
+        "address": {func},
+        "className": "~lib/function/Function<()=>void>",
+        "distance": 2,
+        "retainedSize": 32,
+        "shallowSize": 32
+      }}
+    }}
+  ]
+}}"#
+    );
+    assert_eq!(json, expected);
+    let table = v.to_table();
+    let expected = format!(
+        "object x/Item @ {b}
+shallow 32 B, retained 32 B, distance 1
+
+retainers: 4
+distance  retained  shallow  edge      held by
+       0                     root      stack word @ 1016
+       1      64 B     32 B  [0]       ~lib/staticarray/StaticArray<x/Item> @ {holder}
+       1     176 B     48 B  value #1  ~lib/map/Map<i32,x/Item> @ {map}
+       2      32 B     32 B  closure   ~lib/function/Function<()=>void> @ {func}
+
+paths from roots: 1 of 3
+1. stack word @ 1016
+   x/Item @ {b}
+"
+    );
+    assert_eq!(table, expected);
 }

@@ -99,6 +99,16 @@ pub enum HeapError {
     InvalidComparisonSort(alloc::string::String),
     /// G: `--top` is not a positive integer (after JavaScript `parseInt`).
     InvalidTop,
+    /// `retainers --address`: no object has this payload address.
+    NoObjectAt {
+        /// The address asked for.
+        address: u64,
+    },
+    /// `retainers --class`: no live object has this class name.
+    NoLiveInstance {
+        /// The class name asked for.
+        class_name: alloc::string::String,
+    },
 }
 
 impl fmt::Display for HeapError {
@@ -151,6 +161,13 @@ impl fmt::Display for HeapError {
                 write!(f, "Invalid comparison sort field: {s}. Must be delta, alloc, freed, or count.")
             }
             HeapError::InvalidTop => f.write_str("--top must be a positive integer"),
+            HeapError::NoObjectAt { address } => write!(
+                f,
+                "No object at address {address} (0x{address:x}) in the dump: give an object's payload address, as analyze lists them"
+            ),
+            HeapError::NoLiveInstance { class_name } => {
+                write!(f, "No live object of class {class_name} in the dump")
+            }
         }
     }
 }

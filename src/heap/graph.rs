@@ -1,6 +1,7 @@
 //! Reference scanning (`heap-analyzer.md` D.4): the objects, the memory image and the layouts
 //! in, the reference graph over **all** objects (live or not) out, as compressed adjacency
-//! lists. Edges keep duplicates and discovery order.
+//! lists. Edges keep duplicates and discovery order. The same scan of one object can also
+//! name the slot each edge was read from ([`labelled_edges`], for the retainers view).
 
 use alloc::vec::Vec;
 
@@ -43,22 +44,68 @@ impl Graph {
     }
 }
 
+/// Where in its source object an edge was read (the slot kinds of D.4's scan).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slot {
+    /// Field `field` of field node `node`: `DebugInfo::fields[node].own[field]`.
+    Field {
+        /// Index in [`DebugInfo::fields`].
+        node: u32,
+        /// Index in that node's `own` fields.
+        field: u32,
+    },
+    /// Element `index` of an Array or StaticArray.
+    Element(u64),
+    /// Reference field `field` (index in [`super::layout::EntryLayout::references`]) of the
+    /// Map or Set entry at position `entry` of its entries buffer.
+    Entry {
+        /// Position of the entry in the entries buffer.
+        entry: u64,
+        /// Index in the entry layout's reference fields.
+        field: u32,
+    },
+    /// The `_env` field of a Function: the closure's environment.
+    Closure,
+    /// Slot `index` of a SmallTuple.
+    TupleSlot(u64),
+}
+
+/// Where a scan puts the edges it finds: plain targets for the whole graph, or targets with
+/// their slots for one object.
+trait Sink {
+    fn edge(&mut self, target: ObjectIndex, slot: Slot);
+}
+
+impl Sink for Vec<ObjectIndex> {
+    #[inline]
+    fn edge(&mut self, target: ObjectIndex, _: Slot) {
+        self.push(target);
+    }
+}
+
+impl Sink for Vec<(ObjectIndex, Slot)> {
+    fn edge(&mut self, target: ObjectIndex, slot: Slot) {
+        self.push((target, slot));
+    }
+}
+
 /// Bounded reader of references: `readRef` of D.4 plus a limit on the number of slots read.
-struct Scanner<'a> {
+struct Scanner<'a, S> {
     memory: &'a [u8],
     index: &'a PtrIndex,
     budget: u64,
     limit: u64,
-    out: Vec<ObjectIndex>,
+    out: S,
     info: &'a DebugInfo,
     /// Scratch for [`DebugInfo::chain`].
     chain: Vec<u32>,
 }
 
-impl Scanner<'_> {
-    /// `readRef(addr)`: the object whose payload pointer is the u32 at `addr`, if any.
+impl<S: Sink> Scanner<'_, S> {
+    /// `readRef(addr)`: the object whose payload pointer is the u32 at `addr`, if any, read
+    /// from `slot`.
     #[inline]
-    fn read_ref(&mut self, addr: u64) -> Result<(), HeapError> {
+    fn read_ref(&mut self, addr: u64, slot: Slot) -> Result<(), HeapError> {
         if self.budget == 0 {
             return Err(HeapError::ScanLimitExceeded { limit: self.limit });
         }
@@ -67,7 +114,7 @@ impl Scanner<'_> {
             && v != 0
             && let Some(i) = self.index.get(v)
         {
-            self.out.push(i);
+            self.out.edge(i, slot);
         }
         Ok(())
     }
@@ -86,10 +133,10 @@ impl Scanner<'_> {
         // The class's fields, inherited first, through a reused scratch list of their nodes.
         let mut chain = core::mem::take(&mut self.chain);
         info.chain(l, &mut chain);
-        for &n in &chain {
-            for f in &info.fields[n as usize].own {
+        for &node in &chain {
+            for (field, f) in info.fields[node as usize].own.iter().enumerate() {
                 if f.is_reference && f.offset.saturating_add(f.size) <= rt_size {
-                    self.read_ref(p + f.offset)?;
+                    self.read_ref(p + f.offset, Slot::Field { node, field: field as u32 })?;
                 }
             }
         }
@@ -105,7 +152,7 @@ impl Scanner<'_> {
                         if a + 4 > mem_len {
                             break;
                         }
-                        self.read_ref(a)?;
+                        self.read_ref(a, Slot::Element(i))?;
                     }
                 }
             }
@@ -116,13 +163,13 @@ impl Scanner<'_> {
                         if a + 4 > mem_len {
                             break;
                         }
-                        self.read_ref(a)?;
+                        self.read_ref(a, Slot::Element(i))?;
                     }
                 }
             }
             Some(BuiltinKind::MapOrSet) => {
                 if let Some(e) = &l.entry
-                    && !e.reference_offsets.is_empty()
+                    && !e.references.is_empty()
                     && rt_size >= 20
                 {
                     let ent = self.word(o, p + 8)?;
@@ -142,8 +189,8 @@ impl Scanner<'_> {
                             if read_u32(self.memory, tn).is_some_and(|t| t & 1 != 0) {
                                 continue;
                             }
-                            for &r in &e.reference_offsets {
-                                self.read_ref(base + r)?;
+                            for (field, r) in e.references.iter().enumerate() {
+                                self.read_ref(base + r.offset, Slot::Entry { entry: i, field: field as u32 })?;
                             }
                         }
                     }
@@ -154,7 +201,7 @@ impl Scanner<'_> {
                 if let Some(f) = env
                     && f.offset.saturating_add(f.size) <= rt_size
                 {
-                    self.read_ref(p + f.offset)?;
+                    self.read_ref(p + f.offset, Slot::Closure)?;
                 }
             }
             Some(BuiltinKind::SmallTuple) => {
@@ -164,7 +211,7 @@ impl Scanner<'_> {
                     let bitmap = u64::from(self.word(o, at)?) | u64::from(self.word(o, at + 4)?) << 32;
                     for i in 0..k.min(64) {
                         if bitmap >> i & 1 != 0 {
-                            self.read_ref(p + 4 * i)?;
+                            self.read_ref(p + 4 * i, Slot::TupleSlot(i))?;
                         }
                     }
                 }
@@ -194,7 +241,7 @@ pub fn scan(
     info: &DebugInfo,
 ) -> Result<Graph, HeapError> {
     let limit = scan_limit(memory.len());
-    let mut s = Scanner { memory, index, budget: limit, limit, out: Vec::new(), info, chain: Vec::new() };
+    let mut s = Scanner { memory, index, budget: limit, limit, out: Vec::<ObjectIndex>::new(), info, chain: Vec::new() };
     let mut offsets = Vec::with_capacity(objects.len() + 1);
     offsets.push(0);
     // Most rtIds are small: a direct table for them, the map for the rest.
@@ -210,4 +257,23 @@ pub fn scan(
         offsets.push(s.out.len());
     }
     Ok(Graph { offsets, targets: s.out })
+}
+
+/// The edges of one object with the slot each was read from, in the order [`scan`] finds
+/// them (so the `i`-th pair is the `i`-th successor of the object in the graph).
+///
+/// # Errors
+/// As [`scan`], for this object alone.
+pub fn labelled_edges(
+    memory: &[u8],
+    object: &Object,
+    index: &PtrIndex,
+    info: &DebugInfo,
+) -> Result<Vec<(ObjectIndex, Slot)>, HeapError> {
+    let limit = scan_limit(memory.len());
+    let mut s = Scanner { memory, index, budget: limit, limit, out: Vec::new(), info, chain: Vec::new() };
+    if let Some(l) = info.layouts.get(&u64::from(object.rtid)) {
+        s.scan(object, l)?;
+    }
+    Ok(s.out)
 }

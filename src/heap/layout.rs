@@ -75,11 +75,20 @@ pub struct FieldNode {
     pub base: Option<u32>,
 }
 
+/// A reference field of a Map or Set entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntryField {
+    /// Offset in the entry, in bytes.
+    pub offset: u64,
+    /// `DW_AT_name` of the member: `key` or `value` in AssemblyScript's entries.
+    pub name: String,
+}
+
 /// The entry layout of a Map or Set (B.3 step 4).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EntryLayout {
-    /// Offsets in an entry, in bytes, of its reference fields other than `taggedNext`.
-    pub reference_offsets: Vec<u64>,
+    /// The entry's reference fields other than `taggedNext`, in field order.
+    pub references: Vec<EntryField>,
     /// Entry stride in bytes (the entry class's byte size, else its field extent); non-zero.
     pub size: u64,
 }
@@ -330,15 +339,17 @@ fn attach_entries(layouts: &mut [ClassLayout], nodes: &[FieldNode]) {
         let entry = &layouts[e];
         chain(nodes, entry.fields, &mut links);
         let fields = || links.iter().flat_map(|&n| &nodes[n as usize].own);
-        let reference_offsets =
-            fields().filter(|f| f.is_reference && f.name != "taggedNext").map(|f| f.offset).collect();
+        let references = fields()
+            .filter(|f| f.is_reference && f.name != "taggedNext")
+            .map(|f| EntryField { offset: f.offset, name: f.name.clone() })
+            .collect();
         let size = if entry.byte_size != 0 {
             entry.byte_size
         } else {
             fields().map(|f| f.offset.saturating_add(f.size)).max().unwrap_or(0)
         };
         if size != 0 {
-            layouts[i].entry = Some(EntryLayout { reference_offsets, size });
+            layouts[i].entry = Some(EntryLayout { references, size });
         }
     }
 }

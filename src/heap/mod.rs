@@ -16,6 +16,8 @@
 //! | [`roots`] | globals, shadow stack, pinned objects → roots | D.5 |
 //! | [`mark`] | graph + roots → live set | D.6 |
 //! | [`dominators`] | live graph + virtual root → idoms, retained sizes | D.7, D.8 |
+//! | [`tree`] | idoms + sizes → the dominator tree view | docs/heap.md |
+//! | [`retainers`] | graph + roots + sizes → one object's retainers and root paths | docs/heap.md |
 //! | [`views`] | sizes → constructor rows, comparison rows, sorts | D.9–D.11, F |
 //! | [`json`] | rows → JSON text | E |
 //!
@@ -32,7 +34,9 @@ pub mod json;
 pub mod layout;
 pub mod mark;
 pub mod module;
+pub mod retainers;
 pub mod roots;
+pub mod text;
 pub mod tlsf;
 pub mod tree;
 pub mod views;
@@ -50,6 +54,7 @@ use alloc::vec::Vec;
 use dwarf::Dies;
 use layout::DebugInfo;
 use module::ModuleInfo;
+use retainers::{RetainerView, Target};
 use tlsf::PtrIndex;
 use tree::DominatorView;
 use views::Instance;
@@ -79,18 +84,25 @@ impl<'w> Analyzer<'w> {
         Ok(Analyzer { module, info })
     }
 
-    /// Walks the heap of one dump, scans its references, finds the roots and computes the
-    /// dominator tree with the shallow and retained sizes (D.2–D.8).
-    fn sizes(&self, dump: &Dump<'_>) -> Result<Sizes, HeapError> {
+    /// Walks the heap of one dump, scans its references, finds the roots, marks the live
+    /// objects and computes the dominator tree (D.2–D.7).
+    fn graph(&self, dump: &Dump<'_>) -> Result<HeapGraph, HeapError> {
         let memory = dump.memory;
         let objects = tlsf::walk(memory, dump.heap_base)?;
         let index = PtrIndex::new(&objects);
         let graph = graph::scan(memory, &objects, &index, &self.info)?;
         let globals = roots::global_roots(&self.info, &self.module, &dump.globals);
-        let root_list = roots::roots(memory, dump.heap_base, dump.stack_pointer, &objects, &index, &globals);
-        let root_objects = mark::unique_roots(root_list.iter().map(|r| r.object), objects.len());
+        let roots = roots::roots(memory, dump.heap_base, dump.stack_pointer, &objects, &index, &globals);
+        let root_objects = mark::unique_roots(roots.iter().map(|r| r.object), objects.len());
         let live = mark::mark(&graph, &root_objects);
         let tree = dominators::dominators(&graph, &root_objects);
+        Ok(HeapGraph { objects, index, graph, globals, roots, live, tree })
+    }
+
+    /// [`Analyzer::graph`] and the shallow and retained sizes (D.8), without the reference
+    /// graph (dropped before the sizes are computed, to keep the peak low).
+    fn sizes(&self, dump: &Dump<'_>) -> Result<Sizes, HeapError> {
+        let HeapGraph { objects, index, graph, live, tree, .. } = self.graph(dump)?;
         drop(index);
         drop(graph);
         let shallow: Vec<u64> = objects.iter().map(|o| o.shallow_size()).collect();
@@ -128,6 +140,43 @@ impl<'w> Analyzer<'w> {
         let class_name = |i: u32| self.info.class_name(s.objects[i as usize].rtid);
         Ok(tree::dominator_view(&s.tree, &sizes, class_name, depth, top))
     }
+
+    /// The retainers view of one object of one dump ([`retainers::retainer_view`]): its
+    /// incoming edges and up to `paths` shortest paths from the roots.
+    ///
+    /// # Errors
+    /// As [`Analyzer::analyze`]; [`HeapError::NoObjectAt`] or [`HeapError::NoLiveInstance`]
+    /// when `target` names no object.
+    pub fn retainers(&self, dump: &Dump<'_>, target: &Target, paths: usize) -> Result<RetainerView, HeapError> {
+        let g = self.graph(dump)?;
+        let shallow: Vec<u64> = g.objects.iter().map(|o| o.shallow_size()).collect();
+        let retained = dominators::retained_sizes(&g.tree, &shallow);
+        let heap = retainers::Heap {
+            memory: dump.memory,
+            objects: &g.objects,
+            index: &g.index,
+            graph: &g.graph,
+            globals: &g.globals,
+            roots: &g.roots,
+            live: &g.live,
+            shallow: &shallow,
+            retained: &retained,
+            info: &self.info,
+        };
+        let object = heap.find(target)?;
+        retainers::retainer_view(&heap, object, paths)
+    }
+}
+
+/// What [`Analyzer::graph`] finds in one dump.
+struct HeapGraph {
+    objects: Vec<tlsf::Object>,
+    index: PtrIndex,
+    graph: graph::Graph,
+    globals: Vec<roots::GlobalRoot>,
+    roots: Vec<roots::Root>,
+    live: Vec<bool>,
+    tree: dominators::DominatorTree,
 }
 
 /// What [`Analyzer::sizes`] finds in one dump.

@@ -10,6 +10,8 @@ use core::cmp::Ordering;
 
 use super::collate::locale_compare;
 use super::dominators::{DominatorTree, UNREACHABLE, VIRTUAL_ROOT};
+pub use super::text::size;
+use super::text::columns;
 use super::tlsf::ObjectIndex;
 
 /// One node of the view: one object, or several siblings of one class.
@@ -210,20 +212,19 @@ impl DominatorView {
     /// The view as an aligned text table, one node per line, children indented under their
     /// dominator; sizes in bytes with KiB/MiB beside them; a `…` line where nodes were left out.
     pub fn to_table(&self) -> String {
-        let mut rows: Vec<[String; 4]> = Vec::new();
-        fn walk(rows: &mut Vec<[String; 4]>, nodes: &[TreeNode], omitted: u64, level: usize) {
+        fn walk(rows: &mut Vec<Vec<String>>, nodes: &[TreeNode], omitted: u64, level: usize) {
             let pad = "  ".repeat(level);
             for n in nodes {
                 let what = match n.address {
                     Some(a) if n.count == 1 => alloc::format!("{pad}{} @ {a}", n.class_name),
                     _ => alloc::format!("{pad}{} ×{}", n.class_name, n.count),
                 };
-                rows.push([size(n.retained_size), size(n.shallow_size), n.count.to_string(), what]);
+                rows.push(vec![size(n.retained_size), size(n.shallow_size), n.count.to_string(), what]);
                 walk(rows, &n.children, n.omitted_children, level + 1);
             }
             if omitted > 0 {
                 let more = if omitted == 1 { "node" } else { "nodes" };
-                rows.push([
+                rows.push(vec![
                     String::new(),
                     String::new(),
                     String::new(),
@@ -231,42 +232,8 @@ impl DominatorView {
                 ]);
             }
         }
+        let mut rows = vec![["retained", "shallow", "count", "class @ address"].map(String::from).to_vec()];
         walk(&mut rows, &self.roots, self.omitted_roots, 0);
-        let head = ["retained", "shallow", "count", "class @ address"].map(String::from);
-        let widths: Vec<usize> = (0..3)
-            .map(|c| rows.iter().chain([&head]).map(|r| r[c].chars().count()).max().unwrap_or(0))
-            .collect();
-        let mut out = alloc::format!("total live size {}\n", size(self.total_live_size));
-        for r in [&head].into_iter().chain(&rows) {
-            for (c, w) in widths.iter().enumerate() {
-                let cell = &r[c];
-                let fill = w - cell.chars().count();
-                out.extend(core::iter::repeat_n(' ', fill));
-                out.push_str(cell);
-                out.push_str("  ");
-            }
-            out.push_str(&r[3]);
-            out.push('\n');
-        }
-        out
-    }
-}
-
-/// Bytes for people: `512 B`, `98,304 B (96.0 KiB)`, `3,145,728 B (3.00 MiB)`.
-pub fn size(bytes: u64) -> String {
-    let mut digits = String::new();
-    let s = bytes.to_string();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            digits.push(',');
-        }
-        digits.push(ch);
-    }
-    if bytes < 1024 {
-        alloc::format!("{digits} B")
-    } else if bytes < 1 << 20 {
-        alloc::format!("{digits} B ({:.1} KiB)", bytes as f64 / 1024.0)
-    } else {
-        alloc::format!("{digits} B ({:.2} MiB)", bytes as f64 / 1048576.0)
+        alloc::format!("total live size {}\n{}", size(self.total_live_size), columns(&rows, 3))
     }
 }

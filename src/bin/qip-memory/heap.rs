@@ -1,14 +1,15 @@
-//! `qip-memory heap analyze|diff`: WARPO's `as-heap-analyzer analyze|diff` (docs/heap.md,
-//! "Command line") over `qip_memory::heap`: same flags, defaults, processing order, messages
-//! (printed alone on stderr) and exit status 1; the JSON and a newline on stdout. As with
-//! WARPO's option parser, a repeated option takes its last value, and `heap -v` / `heap
-//! --version` prints the version.
+//! `qip-memory heap analyze|diff|dominators|retainers` over `qip_memory::heap` (docs/heap.md,
+//! "Command line"). `analyze` and `diff` are WARPO's `as-heap-analyzer analyze|diff`: same
+//! flags, defaults, processing order, messages (printed alone on stderr) and exit status 1;
+//! the JSON and a newline on stdout. As with WARPO's option parser, a repeated option takes
+//! its last value, and `heap -v` / `heap --version` prints the version.
 
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 use qip_memory::heap::{
-    self, ComparisonSort, ConstructorSort, HeapError, comparison_json, parse_top, snapshot_json,
+    self, ComparisonSort, ConstructorSort, HeapError, comparison_json, parse_top, retainers::Target,
+    snapshot_json,
 };
 
 /// `qip-memory heap`: the version flag, or a subcommand.
@@ -83,6 +84,40 @@ pub enum HeapCommand {
         #[arg(long, value_enum, default_value_t = Format::Json)]
         format: Format,
     },
+    /// Why one object is alive: the roots and objects that hold it (each edge named by its
+    /// field, index, map key or value, set element, closure or tuple slot) and the shortest
+    /// paths to it from roots (JSON, or a table).
+    #[command(args_override_self = true)]
+    Retainers {
+        /// The version-2 memory dump.
+        #[arg(value_name = "DUMP")]
+        dump: PathBuf,
+        /// The wasm binary with WARPO-shaped DWARF.
+        #[arg(long, value_name = "WASM")]
+        wasm: PathBuf,
+        /// The object's payload address (decimal, or hex with 0x), as `analyze` lists it.
+        #[arg(long, value_name = "A", value_parser = parse_address,
+              required_unless_present = "class", conflicts_with = "class")]
+        address: Option<u64>,
+        /// Explain the live object of this class with the largest retained size.
+        #[arg(long, value_name = "NAME")]
+        class: Option<String>,
+        /// At most N paths from roots, one per root object, shortest first.
+        #[arg(long, value_name = "N", default_value_t = 3)]
+        paths: u32,
+        /// Output: json or table.
+        #[arg(long, value_enum, default_value_t = Format::Json)]
+        format: Format,
+    },
+}
+
+/// An address in decimal or `0x` hex.
+fn parse_address(s: &str) -> Result<u64, String> {
+    let r = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => s.parse(),
+    };
+    r.map_err(|_| format!("`{s}` is not an address (decimal, or hex with 0x)"))
 }
 
 /// How a view is printed.
@@ -136,6 +171,24 @@ pub fn run(cmd: &HeapCommand) -> Result<String, String> {
             let go = || -> Result<String, HeapError> {
                 let dump = heap::Dump::parse(&dump)?;
                 let view = heap::Analyzer::new(&wasm)?.dominators(&dump, *depth as usize, *top as usize)?;
+                Ok(match format {
+                    Format::Json => view.to_json(),
+                    Format::Table => view.to_table().trim_end_matches('\n').to_string(),
+                })
+            };
+            go().map_err(|e| e.to_string())
+        }
+        HeapCommand::Retainers { dump, wasm, address, class, paths, format } => {
+            let dump = read(dump, "dump file")?;
+            let wasm = read(wasm, "wasm file")?;
+            let target = match (address, class) {
+                (Some(a), _) => Target::Address(*a),
+                (None, Some(c)) => Target::Class(c.clone()),
+                (None, None) => return Err("give --address or --class".into()),
+            };
+            let go = || -> Result<String, HeapError> {
+                let dump = heap::Dump::parse(&dump)?;
+                let view = heap::Analyzer::new(&wasm)?.retainers(&dump, &target, *paths as usize)?;
                 Ok(match format {
                     Format::Json => view.to_json(),
                     Format::Table => view.to_table().trim_end_matches('\n').to_string(),

@@ -1,0 +1,96 @@
+//! Text for people, shared by the `--format table` views: sizes in bytes with KiB/MiB beside
+//! them, and aligned columns.
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+/// Bytes for people: `512 B`, `98,304 B (96.0 KiB)`, `3,145,728 B (3.00 MiB)`.
+pub fn size(bytes: u64) -> String {
+    let digits = grouped(bytes);
+    if bytes < 1024 {
+        alloc::format!("{digits} B")
+    } else if bytes < 1 << 20 {
+        alloc::format!("{digits} B ({:.1} KiB)", bytes as f64 / 1024.0)
+    } else {
+        alloc::format!("{digits} B ({:.2} MiB)", bytes as f64 / 1048576.0)
+    }
+}
+
+/// A signed size for people: `+512 B`, `-98,304 B (-96.0 KiB)`, `0 B`.
+pub fn signed_size(bytes: i64) -> String {
+    let s = size(bytes.unsigned_abs());
+    match bytes {
+        0 => s,
+        b if b > 0 => alloc::format!("+{}", s.replace('(', "(+")),
+        _ => alloc::format!("-{}", s.replace('(', "(-")),
+    }
+}
+
+/// `n` with thousands separated by commas: `1,234,567`.
+pub fn grouped(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// Rows as aligned columns, two spaces apart: the first `right` columns (numbers) right-aligned
+/// to their widest cell, the others left-aligned, the last cell of a row left as it is (names
+/// of any length). Rows may be shorter than the widest one; every line ends with `\n`.
+pub fn columns(rows: &[Vec<String>], right: usize) -> String {
+    let n = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let mut widths = alloc::vec![0usize; n];
+    for r in rows {
+        for (c, cell) in r.iter().enumerate().take(r.len().saturating_sub(1)) {
+            widths[c] = widths[c].max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for r in rows {
+        let mut line = String::new();
+        for (c, cell) in r.iter().enumerate() {
+            if c + 1 < r.len() {
+                let fill = core::iter::repeat_n(' ', widths[c] - cell.chars().count());
+                if c < right {
+                    line.extend(fill);
+                    line.push_str(cell);
+                } else {
+                    line.push_str(cell);
+                    line.extend(fill);
+                }
+                line.push_str("  ");
+            } else {
+                line.push_str(cell);
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_columns() {
+        assert_eq!(size(1023), "1,023 B");
+        assert_eq!(size(98_304), "98,304 B (96.0 KiB)");
+        assert_eq!(size(3_145_728), "3,145,728 B (3.00 MiB)");
+        assert_eq!(signed_size(-98_304), "-98,304 B (-96.0 KiB)");
+        assert_eq!(signed_size(512), "+512 B");
+        assert_eq!(signed_size(0), "0 B");
+        let rows = [
+            alloc::vec!["a".to_string(), "bbb".to_string(), "name".to_string()],
+            alloc::vec!["cc".to_string(), "d".to_string(), "x".to_string()],
+        ];
+        assert_eq!(columns(&rows, 2), " a  bbb  name\ncc    d  x\n");
+        assert_eq!(columns(&rows, 1), " a  bbb  name\ncc  d    x\n");
+    }
+}
