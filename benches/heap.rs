@@ -31,6 +31,7 @@ use std::time::{Duration, Instant};
 
 use fixtures::{ClassSpec, DwarfSpec, HeapBuilder, wasm_with_dwarf};
 use qip_memory::heap::dump::write_dump;
+use qip_memory::heap::retainers::Target;
 use qip_memory::heap::{Analyzer, Dump, snapshot_json};
 
 /// The system allocator, counting live and peak bytes.
@@ -158,6 +159,8 @@ struct Generated {
     dump: Vec<u8>,
     objects: usize,
     live: usize,
+    /// The last node of the million-node list: the object farthest from any root.
+    tail: u32,
 }
 
 fn generate() -> Generated {
@@ -242,7 +245,7 @@ fn generate() -> Generated {
     let memory = h.finish();
     // Globals: list head, trees, containers; a shadow stack with a few words.
     let dump = write_dump(DATA_END, HEAP_BASE, HEAP_BASE - 16, &[head, trees, containers], &memory);
-    Generated { dump, objects, live }
+    Generated { dump, objects, live, tail: prev }
 }
 
 fn median(mut v: Vec<Duration>) -> Duration {
@@ -336,6 +339,34 @@ fn main() {
         (peak + dump_len) as f64 / dump_len as f64,
         if peak + dump_len <= 4 * dump_len { "met" } else { "MISSED" }
     );
+    // The retainers view (issue 14: <= 2 s and <= 4x the dump in peak memory): the list node
+    // with the largest retained size (the head, one edge from its global), and the list's
+    // tail, whose one path from a root is a million edges long.
+    for (what, target, steps) in [
+        ("--class b/ListNode", Target::Class("b/ListNode".into()), 1u64),
+        ("--address <list tail>", Target::Address(u64::from(g.tail)), 1_000_000),
+    ] {
+        let mut times = Vec::new();
+        let mut peak = 0usize;
+        for _ in 0..reps {
+            let base = LIVE.load(Ordering::Relaxed);
+            PEAK.store(base, Ordering::Relaxed);
+            let t = Instant::now();
+            let view = analyzer.retainers(&dump, &target, 3).unwrap();
+            times.push(t.elapsed());
+            peak = peak.max(PEAK.load(Ordering::Relaxed) - base);
+            assert_eq!(view.paths.len(), 1, "{what}: only the global b/list reaches the list");
+            let objects: u64 = view.paths[0].steps.iter().map(|s| s.repeat).sum();
+            assert_eq!(objects, steps, "{what}: the path (long runs folded) passes every list node up to the target");
+        }
+        let d = median(times);
+        println!(
+            "retainers {what} --paths 3 (median of {reps}): {d:.3?}, path through {steps} objects   goal <= 2 s: {}; peak with the dump {:.2} x   goal <= 4 x: {}",
+            if d.as_secs_f64() <= 2.0 { "met" } else { "MISSED" },
+            (peak + dump_len) as f64 / dump_len as f64,
+            if peak + dump_len <= 4 * dump_len { "met" } else { "MISSED" }
+        );
+    }
     if smoke {
         println!("smoke run only (timing needs `cargo bench --bench heap`)");
     }

@@ -756,7 +756,7 @@ fn retainers_name_every_edge_and_the_nearest_roots() {
     let holder_info = obj(holder, "~lib/staticarray/StaticArray<x/Item>", 32, 64, Some(1));
     let stack = |address: u64| RootLabel::Stack { address };
     let cache = RootLabel::Global { name: "x/cache".into(), global_index: 0 };
-    let step = |edge: Option<EdgeLabel>, object: ObjectInfo| PathStep { edge, object };
+    let step = |edge: Option<EdgeLabel>, object: ObjectInfo| PathStep { edge, object, repeat: 1 };
 
     let v = analyzer.retainers(&dump, &Target::Address(u64::from(b)), 3).unwrap();
     assert_eq!(v.object, item(b, 1));
@@ -865,7 +865,8 @@ fn retainers_json_and_table() {
             "distance": 1,
             "retainedSize": 32,
             "shallowSize": 32
-          }}
+          }},
+          "repeat": 1
         }}
       ]
     }}
@@ -937,4 +938,44 @@ paths from roots: 1 of 3
 "
     );
     assert_eq!(table, expected);
+}
+
+#[test]
+fn long_runs_of_like_steps_fold() {
+    use qip_memory::heap::retainers::{EdgeLabel, Target};
+    // Stack word 1020 → Item 0 → Item 1 → … → Item 6, each through the field `name`.
+    let mut h = HeapBuilder::new(65536, 1024);
+    let items: Vec<u32> = (0..7).map(|_| h.alloc(5, 8, 0)).collect();
+    for w in items.windows(2) {
+        h.set(w[0], w[1]);
+    }
+    h.set(1020, items[0]);
+    let dump = write_dump(1000, 1024, 1020, &[], &h.finish());
+    let wasm = kinds_wasm();
+    let analyzer = Analyzer::new(&wasm).unwrap();
+    let dump = Dump::parse(&dump).unwrap();
+    let path = |target: u32| {
+        let v = analyzer.retainers(&dump, &Target::Address(u64::from(target)), 1).unwrap();
+        v.paths[0]
+            .steps
+            .iter()
+            .map(|s| (s.edge.clone(), s.object.address as u32, s.object.distance, s.repeat))
+            .collect::<Vec<_>>()
+    };
+    let name = || Some(EdgeLabel::Field("name".into()));
+    // Four like steps are shown one by one.
+    assert_eq!(
+        path(items[4]),
+        [
+            (None, items[0], Some(1), 1),
+            (name(), items[1], Some(2), 1),
+            (name(), items[2], Some(3), 1),
+            (name(), items[3], Some(4), 1),
+            (name(), items[4], Some(5), 1),
+        ]
+    );
+    // Six are folded: the first, then one step for the other five ending at the target.
+    assert_eq!(path(items[6]), [(None, items[0], Some(1), 1), (name(), items[1], Some(2), 1), (name(), items[6], Some(7), 5)]);
+    let v = analyzer.retainers(&dump, &Target::Address(u64::from(items[6])), 1).unwrap();
+    assert!(v.to_table().ends_with(&format!("   .name ×5 → x/Item @ {}\n", items[6])), "{}", v.to_table());
 }

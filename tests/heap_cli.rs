@@ -232,3 +232,61 @@ fn dominators_json_and_table() {
     assert!(table.contains("  x/TreeNode @ 2656"), "{table}");
     assert!(fail(&d, &["dominators", "s1.dump", "--wasm", "syn.wasm", "--depth", "0"]).contains("--depth"));
 }
+
+#[test]
+fn retainers_by_address_and_class() {
+    let d = dir("retainers");
+    // S2: the global x/root holds TreeNode D (2720), whose `left` is A (2624); stack word 1020
+    // holds A too; A's `left` is B (2656). So A is held by the stack and by D.
+    let json = ok(&d, &["retainers", "s2.dump", "--wasm", "syn_g.wasm", "--address", "0xa40"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["object"]["address"], 2624);
+    assert_eq!(v["object"]["distance"], 1);
+    assert_eq!(v["retainers"][0]["root"], serde_json::json!({"kind": "stack", "address": 1020}), "{json}");
+    assert_eq!(v["retainers"][1]["edge"], serde_json::json!({"kind": "field", "name": "left"}), "{json}");
+    assert_eq!(v["retainers"][1]["object"]["address"], 2720);
+    assert_eq!(v["retainers"].as_array().unwrap().len(), 2);
+    let roots: Vec<&serde_json::Value> = v["paths"].as_array().unwrap().iter().map(|p| &p["root"]).collect();
+    assert_eq!(
+        roots,
+        [
+            &serde_json::json!({"kind": "stack", "address": 1020}),
+            &serde_json::json!({"kind": "global", "name": "x/root", "globalIndex": 0}),
+        ]
+    );
+    // The same object in decimal; by class, the TreeNode with the largest retained size is A
+    // (it dominates B: 64 bytes; D retains only itself, as the stack holds A as well).
+    assert_eq!(ok(&d, &["retainers", "s2.dump", "--wasm", "syn_g.wasm", "--address", "2624"]), json);
+    let table = ok(
+        &d,
+        &["retainers", "s2.dump", "--wasm", "syn_g.wasm", "--class", "x/TreeNode", "--format", "table", "--paths", "1"],
+    );
+    assert_eq!(
+        table,
+        "\
+object x/TreeNode @ 2624
+shallow 32 B, retained 64 B, distance 1
+
+retainers: 2
+distance  retained  shallow  edge   held by
+       0                     root   stack word @ 1020
+       1      32 B     32 B  .left  x/TreeNode @ 2720
+
+paths from roots: 1 of 2
+1. stack word @ 1020
+   x/TreeNode @ 2624
+"
+    );
+    // One-line errors, exit 1.
+    let e = fail(&d, &["retainers", "s2.dump", "--wasm", "syn_g.wasm", "--address", "2625"]);
+    assert_eq!(
+        e,
+        "No object at address 2625 (0xa41) in the dump: give an object's payload address, as analyze lists them"
+    );
+    let e = fail(&d, &["retainers", "s2.dump", "--wasm", "syn_g.wasm", "--class", "x/Nope"]);
+    assert_eq!(e, "No live object of class x/Nope in the dump");
+    assert!(fail(&d, &["retainers", "s2.dump", "--wasm", "syn_g.wasm"]).contains("--address"));
+    assert!(fail(&d, &["retainers", "s2.dump", "--wasm", "syn_g.wasm", "--address", "zz"]).contains("not an address"));
+    let both = ["retainers", "s2.dump", "--wasm", "syn_g.wasm", "--address", "1", "--class", "x"];
+    assert!(fail(&d, &both).contains("cannot be used with"));
+}

@@ -148,17 +148,18 @@ impl<'w> Analyzer<'w> {
     /// As [`Analyzer::analyze`]; [`HeapError::NoObjectAt`] or [`HeapError::NoLiveInstance`]
     /// when `target` names no object.
     pub fn retainers(&self, dump: &Dump<'_>, target: &Target, paths: usize) -> Result<RetainerView, HeapError> {
-        let g = self.graph(dump)?;
-        let shallow: Vec<u64> = g.objects.iter().map(|o| o.shallow_size()).collect();
-        let retained = dominators::retained_sizes(&g.tree, &shallow);
+        let HeapGraph { objects, index, graph, globals, roots, live, tree } = self.graph(dump)?;
+        let shallow: Vec<u64> = objects.iter().map(|o| o.shallow_size()).collect();
+        let retained = dominators::retained_sizes(&tree, &shallow);
+        drop(tree);
         let heap = retainers::Heap {
             memory: dump.memory,
-            objects: &g.objects,
-            index: &g.index,
-            graph: &g.graph,
-            globals: &g.globals,
-            roots: &g.roots,
-            live: &g.live,
+            objects: &objects,
+            index: &index,
+            graph: &graph,
+            globals: &globals,
+            roots: &roots,
+            live: &live,
             shallow: &shallow,
             retained: &retained,
             info: &self.info,

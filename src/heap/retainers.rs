@@ -104,7 +104,8 @@ pub enum Retainer {
     },
 }
 
-/// One object on a path, with the edge that leads to it from the previous one.
+/// One object on a path, with the edge that leads to it from the previous one; or a run of
+/// such steps folded into one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PathStep {
     /// The previous step's slot that holds this object; `None` for the first step, which the
@@ -112,7 +113,15 @@ pub struct PathStep {
     pub edge: Option<EdgeLabel>,
     /// The object.
     pub object: ObjectInfo,
+    /// How many edges the step stands for: 1, or more when a run of more than [`FOLD`]
+    /// consecutive edges with the same label into objects of the same class (a linked list)
+    /// is folded into its first step and one step for the rest, whose `object` is the run's
+    /// last.
+    pub repeat: u64,
 }
+
+/// Runs of up to this many like steps are shown step by step.
+pub const FOLD: usize = 4;
 
 /// A shortest path from a root to the object.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -310,6 +319,55 @@ fn predecessors(graph: &Graph, live: &[bool]) -> (Vec<usize>, Vec<ObjectIndex>) 
     (offsets, sources)
 }
 
+/// Builds a path's steps, folding long runs of like steps as they come, so that a path of a
+/// million edges costs memory for its runs only.
+struct Folder<'h, 'a> {
+    heap: &'h Heap<'a>,
+    distance: &'h [u32],
+    steps: Vec<PathStep>,
+    /// The current run: its first objects (up to `FOLD + 1`) with their edge, and its last.
+    run: Vec<(Option<EdgeLabel>, ObjectIndex)>,
+    run_len: usize,
+}
+
+impl Folder<'_, '_> {
+    fn push(&mut self, edge: Option<EdgeLabel>, object: ObjectIndex) {
+        let rtid = |o: ObjectIndex| self.heap.objects[o as usize].rtid;
+        let like = edge.is_some()
+            && self.run.first().is_some_and(|(e, o)| *e == edge && rtid(*o) == rtid(object));
+        if !like {
+            self.flush();
+        }
+        self.run_len += 1;
+        if self.run.len() <= FOLD {
+            self.run.push((edge, object));
+        } else if let Some(last) = self.run.last_mut() {
+            *last = (edge, object);
+        }
+    }
+
+    fn flush(&mut self) {
+        let step = |(edge, o): (Option<EdgeLabel>, ObjectIndex), repeat: u64| PathStep {
+            edge,
+            object: self.heap.info(o, self.distance),
+            repeat,
+        };
+        let mut run = core::mem::take(&mut self.run).into_iter();
+        if self.run_len <= FOLD {
+            self.steps.extend(run.map(|s| step(s, 1)));
+        } else if let (Some(first), Some(last)) = (run.next(), run.next_back()) {
+            self.steps.push(step(first, 1));
+            self.steps.push(step(last, self.run_len as u64 - 1));
+        }
+        self.run_len = 0;
+    }
+
+    fn finish(mut self) -> Vec<PathStep> {
+        self.flush();
+        self.steps
+    }
+}
+
 /// The view of object `target`, with up to `paths` paths from roots.
 ///
 /// # Errors
@@ -341,6 +399,7 @@ pub fn retainer_view(heap: &Heap<'_>, target: ObjectIndex, paths: usize) -> Resu
     // Distance of every live object to the target, then one path per root object reaching
     // it: each step goes to the first successor one edge nearer.
     let to_target = bfs(n, [target], 0, preds);
+    drop((offsets, sources));
     let mut starts: Vec<(u32, usize)> = Vec::new();
     let mut seen = vec![false; n];
     for (k, r) in heap.roots.iter().enumerate() {
@@ -355,17 +414,18 @@ pub fn retainer_view(heap: &Heap<'_>, target: ObjectIndex, paths: usize) -> Resu
     for &(_, k) in starts.iter().take(paths) {
         let r = &heap.roots[k];
         let mut cur = r.object;
-        let mut steps = vec![PathStep { edge: None, object: heap.info(cur, &distance) }];
+        let mut steps = Folder { heap, distance: &distance, steps: Vec::new(), run: Vec::new(), run_len: 0 };
+        steps.push(None, cur);
         while cur != target {
             let want = to_target[cur as usize] - 1;
             let Some((w, slot)) = heap.edges(cur)?.into_iter().find(|&(w, _)| to_target[w as usize] == want)
             else {
                 break;
             };
-            steps.push(PathStep { edge: Some(heap.label(cur, slot)), object: heap.info(w, &distance) });
+            steps.push(Some(heap.label(cur, slot)), w);
             cur = w;
         }
-        out.push(RootPath { root: heap.root_label(r), steps });
+        out.push(RootPath { root: heap.root_label(r), steps: steps.finish() });
     }
     Ok(RetainerView { object: heap.info(target, &distance), retainers, paths: out, omitted_paths })
 }
@@ -468,6 +528,7 @@ impl RetainerView {
                         serde_json::json!({
                             "edge": s.edge.as_ref().map(EdgeLabel::to_value),
                             "object": s.object.to_value(),
+                            "repeat": s.repeat,
                         })
                     })
                     .collect();
@@ -525,6 +586,11 @@ impl RetainerView {
             for s in &p.steps {
                 match &s.edge {
                     None => out.push_str(&alloc::format!("   {}\n", s.object.text())),
+                    Some(e) if s.repeat > 1 => out.push_str(&alloc::format!(
+                        "   {e} ×{} → {}\n",
+                        super::text::grouped(s.repeat),
+                        s.object.text()
+                    )),
                     Some(e) => out.push_str(&alloc::format!("   {e} → {}\n", s.object.text())),
                 }
             }
