@@ -357,7 +357,10 @@ fn main() {
             peak = peak.max(PEAK.load(Ordering::Relaxed) - base);
             assert_eq!(view.paths.len(), 1, "{what}: only the global b/list reaches the list");
             let objects: u64 = view.paths[0].steps.iter().map(|s| s.repeat).sum();
-            assert_eq!(objects, steps, "{what}: the path (long runs folded) passes every list node up to the target");
+            assert_eq!(
+                objects, steps,
+                "{what}: the path (long runs folded) passes every list node up to the target"
+            );
         }
         let d = median(times);
         println!(

@@ -773,13 +773,20 @@ fn retainers_name_every_edge_and_the_nearest_roots() {
         ],
         "the garbage Derived object is no retainer"
     );
-    let paths: Vec<(RootLabel, Vec<PathStep>)> = v.paths.iter().map(|p| (p.root.clone(), p.steps.clone())).collect();
+    let paths: Vec<(RootLabel, Vec<PathStep>)> =
+        v.paths.iter().map(|p| (p.root.clone(), p.steps.clone())).collect();
     assert_eq!(
         paths,
         [
             (stack(1016), vec![step(None, item(b, 1))]),
-            (cache.clone(), vec![step(None, map_info.clone()), step(Some(EdgeLabel::MapValue(1)), item(b, 1))]),
-            (stack(1020), vec![step(None, holder_info.clone()), step(Some(EdgeLabel::Element(0)), item(b, 1))]),
+            (
+                cache.clone(),
+                vec![step(None, map_info.clone()), step(Some(EdgeLabel::MapValue(1)), item(b, 1))]
+            ),
+            (
+                stack(1020),
+                vec![step(None, holder_info.clone()), step(Some(EdgeLabel::Element(0)), item(b, 1))]
+            ),
         ]
     );
     assert_eq!(v.omitted_paths, 0);
@@ -798,7 +805,8 @@ fn retainers_name_every_edge_and_the_nearest_roots() {
             Retainer::Object { edge: EdgeLabel::Field("name".into()), object: item(a, 2) },
         ]
     );
-    let paths: Vec<(RootLabel, Vec<PathStep>)> = v.paths.iter().map(|p| (p.root.clone(), p.steps.clone())).collect();
+    let paths: Vec<(RootLabel, Vec<PathStep>)> =
+        v.paths.iter().map(|p| (p.root.clone(), p.steps.clone())).collect();
     assert_eq!(
         paths,
         [
@@ -813,7 +821,11 @@ fn retainers_name_every_edge_and_the_nearest_roots() {
             ),
             (
                 stack(1020),
-                vec![step(None, holder_info), step(Some(EdgeLabel::Element(0)), item(b, 1)), step(name(), s_info)]
+                vec![
+                    step(None, holder_info),
+                    step(Some(EdgeLabel::Element(0)), item(b, 1)),
+                    step(name(), s_info)
+                ]
             ),
         ]
     );
@@ -975,7 +987,10 @@ fn long_runs_of_like_steps_fold() {
         ]
     );
     // Six are folded: the first, then one step for the other five ending at the target.
-    assert_eq!(path(items[6]), [(None, items[0], Some(1), 1), (name(), items[1], Some(2), 1), (name(), items[6], Some(7), 5)]);
+    assert_eq!(
+        path(items[6]),
+        [(None, items[0], Some(1), 1), (name(), items[1], Some(2), 1), (name(), items[6], Some(7), 5)]
+    );
     let v = analyzer.retainers(&dump, &Target::Address(u64::from(items[6])), 1).unwrap();
     assert!(v.to_table().ends_with(&format!("   .name ×5 → x/Item @ {}\n", items[6])), "{}", v.to_table());
 }

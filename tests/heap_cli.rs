@@ -259,7 +259,18 @@ fn retainers_by_address_and_class() {
     assert_eq!(ok(&d, &["retainers", "s2.dump", "--wasm", "syn_g.wasm", "--address", "2624"]), json);
     let table = ok(
         &d,
-        &["retainers", "s2.dump", "--wasm", "syn_g.wasm", "--class", "x/TreeNode", "--format", "table", "--paths", "1"],
+        &[
+            "retainers",
+            "s2.dump",
+            "--wasm",
+            "syn_g.wasm",
+            "--class",
+            "x/TreeNode",
+            "--format",
+            "table",
+            "--paths",
+            "1",
+        ],
     );
     assert_eq!(
         table,
@@ -286,7 +297,51 @@ paths from roots: 1 of 2
     let e = fail(&d, &["retainers", "s2.dump", "--wasm", "syn_g.wasm", "--class", "x/Nope"]);
     assert_eq!(e, "No live object of class x/Nope in the dump");
     assert!(fail(&d, &["retainers", "s2.dump", "--wasm", "syn_g.wasm"]).contains("--address"));
-    assert!(fail(&d, &["retainers", "s2.dump", "--wasm", "syn_g.wasm", "--address", "zz"]).contains("not an address"));
+    assert!(
+        fail(&d, &["retainers", "s2.dump", "--wasm", "syn_g.wasm", "--address", "zz"])
+            .contains("not an address")
+    );
     let both = ["retainers", "s2.dump", "--wasm", "syn_g.wasm", "--address", "1", "--class", "x"];
     assert!(fail(&d, &both).contains("cannot be used with"));
+}
+
+#[test]
+fn analyze_and_diff_tables() {
+    let d = dir("tables");
+    // S1 by hand: heap 65536 − 2604 = 62,932 bytes (61.5 KiB); live A, B (TreeNodes, 32 bytes
+    // each, A retains both) and the pinned ArrayBuffer C.
+    assert_eq!(
+        ok(&d, &["analyze", "s1.dump", "--wasm", "syn.wasm", "--format", "table"]),
+        "\
+heap size 62,932 B (61.5 KiB), live size 96 B
+count  shallow  retained  class
+    2     64 B      96 B  x/TreeNode
+    1     32 B      32 B  ~lib/arraybuffer/ArrayBuffer
+"
+    );
+    // --top and --sort apply as for JSON.
+    assert_eq!(
+        ok(
+            &d,
+            &[
+                "analyze", "s1.dump", "--wasm", "syn.wasm", "--format", "table", "--sort", "count", "--top",
+                "1"
+            ]
+        ),
+        "heap size 62,932 B (61.5 KiB), live size 96 B\ncount  shallow  retained  class\n    2     64 B      96 B  x/TreeNode\n"
+    );
+    // S3: D is new (32 bytes), nothing was freed.
+    assert_eq!(
+        ok(&d, &["diff", "s1.dump", "s2.dump", "--wasm", "syn_g.wasm", "--format", "table"]),
+        "\
+heap size 62,932 B (61.5 KiB) → 62,932 B (61.5 KiB) (0 B), live size 96 B → 128 B (+32 B)
+count Δ  new  deleted  allocated  freed  size Δ  class
+     +1    1        0       32 B    0 B   +32 B  x/TreeNode
+"
+    );
+    // JSON stays the default and WARPO's.
+    assert_eq!(
+        ok(&d, &["analyze", "s1.dump", "--wasm", "syn.wasm", "--format", "json"]),
+        format!("{S1_JSON}\n")
+    );
 }

@@ -190,7 +190,10 @@ impl<S: Sink> Scanner<'_, S> {
                                 continue;
                             }
                             for (field, r) in e.references.iter().enumerate() {
-                                self.read_ref(base + r.offset, Slot::Entry { entry: i, field: field as u32 })?;
+                                self.read_ref(
+                                    base + r.offset,
+                                    Slot::Entry { entry: i, field: field as u32 },
+                                )?;
                             }
                         }
                     }
@@ -241,7 +244,15 @@ pub fn scan(
     info: &DebugInfo,
 ) -> Result<Graph, HeapError> {
     let limit = scan_limit(memory.len());
-    let mut s = Scanner { memory, index, budget: limit, limit, out: Vec::<ObjectIndex>::new(), info, chain: Vec::new() };
+    let mut s = Scanner {
+        memory,
+        index,
+        budget: limit,
+        limit,
+        out: Vec::<ObjectIndex>::new(),
+        info,
+        chain: Vec::new(),
+    };
     let mut offsets = Vec::with_capacity(objects.len() + 1);
     offsets.push(0);
     // Most rtIds are small: a direct table for them, the map for the rest.

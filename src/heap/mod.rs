@@ -147,7 +147,12 @@ impl<'w> Analyzer<'w> {
     /// # Errors
     /// As [`Analyzer::analyze`]; [`HeapError::NoObjectAt`] or [`HeapError::NoLiveInstance`]
     /// when `target` names no object.
-    pub fn retainers(&self, dump: &Dump<'_>, target: &Target, paths: usize) -> Result<RetainerView, HeapError> {
+    pub fn retainers(
+        &self,
+        dump: &Dump<'_>,
+        target: &Target,
+        paths: usize,
+    ) -> Result<RetainerView, HeapError> {
         let HeapGraph { objects, index, graph, globals, roots, live, tree } = self.graph(dump)?;
         let shallow: Vec<u64> = objects.iter().map(|o| o.shallow_size()).collect();
         let retained = dominators::retained_sizes(&tree, &shallow);

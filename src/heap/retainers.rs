@@ -113,10 +113,10 @@ pub struct PathStep {
     pub edge: Option<EdgeLabel>,
     /// The object.
     pub object: ObjectInfo,
-    /// How many edges the step stands for: 1, or more when a run of more than [`FOLD`]
-    /// consecutive edges with the same label into objects of the same class (a linked list)
-    /// is folded into its first step and one step for the rest, whose `object` is the run's
-    /// last.
+    /// How many objects of the path the step stands for: 1, or more when a run of more than
+    /// [`FOLD`] consecutive edges with the same label into objects of the same class (a
+    /// linked list) is folded into its first step and one step for the rest, whose `object`
+    /// is the run's last.
     pub repeat: u64,
 }
 
@@ -333,8 +333,8 @@ struct Folder<'h, 'a> {
 impl Folder<'_, '_> {
     fn push(&mut self, edge: Option<EdgeLabel>, object: ObjectIndex) {
         let rtid = |o: ObjectIndex| self.heap.objects[o as usize].rtid;
-        let like = edge.is_some()
-            && self.run.first().is_some_and(|(e, o)| *e == edge && rtid(*o) == rtid(object));
+        let like =
+            edge.is_some() && self.run.first().is_some_and(|(e, o)| *e == edge && rtid(*o) == rtid(object));
         if !like {
             self.flush();
         }
@@ -391,7 +391,8 @@ pub fn retainer_view(heap: &Heap<'_>, target: ObjectIndex, paths: usize) -> Resu
     for s in from {
         for (w, slot) in heap.edges(s)? {
             if w == target {
-                retainers.push(Retainer::Object { edge: heap.label(s, slot), object: heap.info(s, &distance) });
+                retainers
+                    .push(Retainer::Object { edge: heap.label(s, slot), object: heap.info(s, &distance) });
             }
         }
     }
@@ -466,7 +467,9 @@ impl EdgeLabel {
             EdgeLabel::MapKey(e) => json!({"kind": "map-key", "entry": e}),
             EdgeLabel::MapValue(e) => json!({"kind": "map-value", "entry": e}),
             EdgeLabel::SetElement(e) => json!({"kind": "set-element", "entry": e}),
-            EdgeLabel::EntryField { entry, name } => json!({"kind": "entry-field", "entry": entry, "name": name}),
+            EdgeLabel::EntryField { entry, name } => {
+                json!({"kind": "entry-field", "entry": entry, "name": name})
+            }
             EdgeLabel::Closure => json!({"kind": "closure"}),
             EdgeLabel::TupleSlot(i) => json!({"kind": "tuple-slot", "index": i}),
         }
@@ -562,7 +565,8 @@ impl RetainerView {
         );
         out.push_str(&alloc::format!("\nretainers: {}\n", self.retainers.len()));
         if !self.retainers.is_empty() {
-            let mut rows = vec![["distance", "retained", "shallow", "edge", "held by"].map(String::from).to_vec()];
+            let mut rows =
+                vec![["distance", "retained", "shallow", "edge", "held by"].map(String::from).to_vec()];
             for r in &self.retainers {
                 rows.push(match r {
                     Retainer::Root(root) => {

@@ -1,8 +1,10 @@
 //! Text for people, shared by the `--format table` views: sizes in bytes with KiB/MiB beside
-//! them, and aligned columns.
+//! them, aligned columns, and the constructor and comparison views as tables.
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
+
+use super::views::{Comparison, Snapshot};
 
 /// Bytes for people: `512 B`, `98,304 B (96.0 KiB)`, `3,145,728 B (3.00 MiB)`.
 pub fn size(bytes: u64) -> String {
@@ -72,6 +74,68 @@ pub fn columns(rows: &[Vec<String>], right: usize) -> String {
         out.push('\n');
     }
     out
+}
+
+/// A signed count: `+3`, `-1`, `0`.
+fn signed(n: i64) -> String {
+    if n > 0 {
+        alloc::format!("+{}", grouped(n as u64))
+    } else if n < 0 {
+        alloc::format!("-{}", grouped(n.unsigned_abs()))
+    } else {
+        "0".into()
+    }
+}
+
+/// The constructor view for people: the heap and live totals, then one row per class in the
+/// view's order (count, shallow and retained size, class name).
+pub fn snapshot_table(s: &Snapshot) -> String {
+    let heap = if s.total_heap_size < 0 {
+        alloc::format!("{} B", s.total_heap_size)
+    } else {
+        size(s.total_heap_size as u64)
+    };
+    let mut rows = alloc::vec![["count", "shallow", "retained", "class"].map(String::from).to_vec()];
+    for r in &s.constructors {
+        rows.push(alloc::vec![
+            grouped(r.count),
+            size(r.total_shallow_size),
+            size(r.total_retained_size),
+            r.class_name.clone(),
+        ]);
+    }
+    alloc::format!("heap size {heap}, live size {}\n{}", size(s.total_live_size), columns(&rows, 3))
+}
+
+/// The comparison view for people: the heap and live totals before and after, then one row
+/// per class in the view's order (count change, new and deleted instances, allocated and
+/// freed bytes, size change, class name).
+pub fn comparison_table(c: &Comparison) -> String {
+    let heap = |b: i64| if b < 0 { alloc::format!("{b} B") } else { size(b as u64) };
+    let mut rows = alloc::vec![
+        ["count Δ", "new", "deleted", "allocated", "freed", "size Δ", "class"].map(String::from).to_vec()
+    ];
+    for r in &c.constructors {
+        rows.push(alloc::vec![
+            signed(r.count_delta),
+            grouped(r.new_count),
+            grouped(r.deleted_count),
+            size(r.allocated_size),
+            size(r.freed_size),
+            signed_size(r.size_delta),
+            r.class_name.clone(),
+        ]);
+    }
+    alloc::format!(
+        "heap size {} → {} ({}), live size {} → {} ({})\n{}",
+        heap(c.before_total_heap_size),
+        heap(c.after_total_heap_size),
+        signed_size(c.total_heap_size_delta),
+        size(c.before_total_live_size),
+        size(c.after_total_live_size),
+        signed_size(c.total_live_size_delta),
+        columns(&rows, 6)
+    )
 }
 
 #[cfg(test)]

@@ -10,8 +10,8 @@ use core::cmp::Ordering;
 
 use super::collate::locale_compare;
 use super::dominators::{DominatorTree, UNREACHABLE, VIRTUAL_ROOT};
-pub use super::text::size;
 use super::text::columns;
+pub use super::text::size;
 use super::tlsf::ObjectIndex;
 
 /// One node of the view: one object, or several siblings of one class.

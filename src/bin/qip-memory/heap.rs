@@ -42,6 +42,9 @@ pub enum HeapCommand {
         /// Keep the first N rows (a positive integer).
         #[arg(long, value_name = "N", allow_hyphen_values = true)]
         top: Option<String>,
+        /// Output: json (WARPO's, byte for byte) or table.
+        #[arg(long, value_enum, default_value_t = Format::Json)]
+        format: Format,
     },
     /// Comparison view of two dumps of the same module: new and deleted objects per class
     /// (JSON).
@@ -62,6 +65,9 @@ pub enum HeapCommand {
         /// Keep the first N rows (a positive integer).
         #[arg(long, value_name = "N", allow_hyphen_values = true)]
         top: Option<String>,
+        /// Output: json (WARPO's, byte for byte) or table.
+        #[arg(long, value_enum, default_value_t = Format::Json)]
+        format: Format,
     },
     /// The dominator tree from the virtual root: what keeps what alive, siblings of one
     /// class merged (JSON, or a table).
@@ -142,18 +148,21 @@ fn top(value: Option<&String>) -> Result<Option<usize>, HeapError> {
 /// (`qip_memory::heap::analyze` / `diff`), then `--sort`.
 pub fn run(cmd: &HeapCommand) -> Result<String, String> {
     match cmd {
-        HeapCommand::Analyze { dump, wasm, sort, top: n } => {
+        HeapCommand::Analyze { dump, wasm, sort, top: n, format } => {
             let n = top(n.as_ref()).map_err(|e| e.to_string())?;
             let dump = read(dump, "dump file")?;
             let wasm = read(wasm, "wasm file")?;
             let go = || -> Result<String, HeapError> {
                 let mut snap = heap::analyze(&dump, &wasm)?;
                 snap.sort_and_truncate(ConstructorSort::parse(sort)?, n);
-                Ok(snapshot_json(&snap))
+                Ok(match format {
+                    Format::Json => snapshot_json(&snap),
+                    Format::Table => heap::text::snapshot_table(&snap).trim_end_matches('\n').to_string(),
+                })
             };
             go().map_err(|e| e.to_string())
         }
-        HeapCommand::Diff { before, after, wasm, sort, top: n } => {
+        HeapCommand::Diff { before, after, wasm, sort, top: n, format } => {
             let n = top(n.as_ref()).map_err(|e| e.to_string())?;
             let before = read(before, "baseline dump file")?;
             let after = read(after, "current dump file")?;
@@ -161,7 +170,10 @@ pub fn run(cmd: &HeapCommand) -> Result<String, String> {
             let go = || -> Result<String, HeapError> {
                 let mut c = heap::diff(&before, &after, &wasm)?;
                 c.sort_and_truncate(ComparisonSort::parse(sort)?, n);
-                Ok(comparison_json(&c))
+                Ok(match format {
+                    Format::Json => comparison_json(&c),
+                    Format::Table => heap::text::comparison_table(&c).trim_end_matches('\n').to_string(),
+                })
             };
             go().map_err(|e| e.to_string())
         }
