@@ -712,6 +712,22 @@ fn command_heap_equals_the_native_cli() {
     let r = same("heap-diff", &["heap", "diff", "1.dump", "2.dump", "--wasm", "af.wasm", "--sort", "freed"]);
     assert_eq!(r.code, 0);
     assert!(text(&r.stdout).contains("\"className\": "), "{}", text(&r.stdout));
+    // The views beyond WARPO's, on the class that retains the most.
+    let r = same("heap-table", &["heap", "analyze", "x.dump", "--wasm", "x.wasm", "--format", "table"]);
+    assert_eq!(r.code, 0);
+    let first_row = text(&r.stdout).lines().nth(2).unwrap().to_string();
+    let class = first_row.rsplit("  ").next().unwrap().to_string();
+    for (test, args) in [
+        ("heap-retainers", &["heap", "retainers", "x.dump", "--wasm", "x.wasm", "--class", &class][..]),
+        (
+            "heap-retainers-table",
+            &["heap", "retainers", "x.dump", "--wasm", "x.wasm", "--class", &class, "--format", "table"],
+        ),
+        ("heap-dominators", &["heap", "dominators", "x.dump", "--wasm", "x.wasm", "--format", "table"]),
+    ] {
+        let r = same(test, args);
+        assert_eq!(r.code, 0, "{args:?}: {}", text(&r.stderr));
+    }
     // WARPO's messages alone on stderr, exit 1: no DWARF, a wasm given as the dump, a bad sort,
     // --top 0.
     for (test, args) in [
