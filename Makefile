@@ -23,7 +23,7 @@ soak:
 # Everything CI checks. Tests run in release: the spec suite and the differential test are
 # faster that way than their debug build is slow. tests/components.rs needs the test targets
 # and the components (it builds a missing one with make itself, but not a stale one).
-test: fmt-check check-nostd targets components as-fixtures chromium browser-deps
+test: fmt-check check-nostd targets components as-fixtures chromium browser-deps heapsnapshot-deps
 	DIFF_SEED_START=$(DIFF_SEED_START) $(CARGO) test --profile test-opt --all-targets
 	cd $(AS_DIR)/dwarfgen && $(CARGO) test --quiet --target-dir target
 
@@ -39,6 +39,14 @@ browser-deps: tests/browser/node_modules/.package-lock.json
 tests/browser/node_modules/.package-lock.json: tests/browser/package-lock.json
 	@command -v npm >/dev/null || { echo "the browser test needs node and npm" >&2; exit 1; }
 	cd tests/browser && npm ci --no-audit --no-fund
+
+# tests/heap_devtools.rs loads our .heapsnapshot files with Chrome DevTools' own heap snapshot
+# model (npm heap-snapshot-toolkit, pinned in tests/heapsnapshot/package-lock.json).
+.PHONY: heapsnapshot-deps
+heapsnapshot-deps: tests/heapsnapshot/node_modules/.package-lock.json
+tests/heapsnapshot/node_modules/.package-lock.json: tests/heapsnapshot/package-lock.json
+	@command -v npm >/dev/null || { echo "the heap snapshot test needs node and npm" >&2; exit 1; }
+	cd tests/heapsnapshot && npm ci --no-audit --no-fund
 
 # Instructions per second against wasmi 2.0 on the project's workloads, in one run; then the
 # heat map against the page table on the real targets (time ratio and peak memory); the heap

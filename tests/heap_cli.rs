@@ -345,3 +345,31 @@ count Δ  new  deleted  allocated  freed  size Δ  class
         format!("{S1_JSON}\n")
     );
 }
+
+#[test]
+fn snapshot_writes_a_whole_file_or_none() {
+    let d = dir("snapshot");
+    let out = ok(&d, &["snapshot", "s2.dump", "--wasm", "syn_g.wasm", "-o", "s2.heapsnapshot"]);
+    let text = std::fs::read_to_string(d.join("s2.heapsnapshot")).unwrap();
+    assert_eq!(out, format!("wrote s2.heapsnapshot ({} bytes)\n", text.len()));
+    // S2 by hand: the root and the live A, B, C, D; root edges: the global x/root, stack word
+    // 1020, the pinned C; edges A.left → B, D.left → A.
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["snapshot"]["node_count"], 5);
+    assert_eq!(v["snapshot"]["edge_count"], 5);
+    let ids: Vec<u64> = v["nodes"].as_array().unwrap().chunks(7).map(|n| n[2].as_u64().unwrap()).collect();
+    assert_eq!(ids, [1, 2625, 2657, 2689, 2721]);
+    // A bad dump: WARPO's message, exit 1, no file and no temporary file left.
+    std::fs::write(d.join("bad.dump"), b"nope").unwrap();
+    let e = fail(&d, &["snapshot", "bad.dump", "--wasm", "syn_g.wasm", "-o", "bad.heapsnapshot"]);
+    assert_eq!(e, "Dump file too small: expected at least 24 bytes, got 4");
+    // An output in a directory that does not exist: one line naming it.
+    let e = fail(&d, &["snapshot", "s2.dump", "--wasm", "syn_g.wasm", "-o", "no/such/dir/x.heapsnapshot"]);
+    assert!(e.starts_with("Error writing no/such/dir/x.heapsnapshot: "), "{e}");
+    let left: Vec<String> = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.contains("bad") && n.contains("heapsnapshot") || n.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}

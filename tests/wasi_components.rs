@@ -728,6 +728,9 @@ fn command_heap_equals_the_native_cli() {
         let r = same(test, args);
         assert_eq!(r.code, 0, "{args:?}: {}", text(&r.stderr));
     }
+    // The DevTools snapshot: the same file from both.
+    let args = ["heap", "snapshot", "x.dump", "--wasm", "x.wasm", "-o", "x.heapsnapshot"];
+    assert_eq!(compare_runs("heap-snapshot", &files, &args, &["x.heapsnapshot"]).code, 0);
     // WARPO's messages alone on stderr, exit 1: no DWARF, a wasm given as the dump, a bad sort,
     // --top 0.
     for (test, args) in [

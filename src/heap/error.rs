@@ -104,6 +104,8 @@ pub enum HeapError {
         /// The address asked for.
         address: u64,
     },
+    /// `snapshot`: the output could not be written.
+    Write,
     /// `retainers --class`: no live object has this class name.
     NoLiveInstance {
         /// The class name asked for.
@@ -165,6 +167,7 @@ impl fmt::Display for HeapError {
                 f,
                 "No object at address {address} (0x{address:x}) in the dump: give an object's payload address, as analyze lists them"
             ),
+            HeapError::Write => f.write_str("Could not write the heap snapshot"),
             HeapError::NoLiveInstance { class_name } => {
                 write!(f, "No live object of class {class_name} in the dump")
             }

@@ -18,6 +18,7 @@
 //! | [`dominators`] | live graph + virtual root → idoms, retained sizes | D.7, D.8 |
 //! | [`tree`] | idoms + sizes → the dominator tree view | docs/heap.md |
 //! | [`retainers`] | graph + roots + sizes → one object's retainers and root paths | docs/heap.md |
+//! | [`devtools`] | graph + roots + sizes → a Chrome DevTools `.heapsnapshot` | docs/heap.md |
 //! | [`views`] | sizes → constructor rows, comparison rows, sorts | D.9–D.11, F |
 //! | [`json`] | rows → JSON text | E |
 //!
@@ -25,6 +26,7 @@
 //! [`diff`], and [`parse_top`] for the CLI's `--top`.
 
 pub mod collate;
+pub mod devtools;
 pub mod dominators;
 pub mod dump;
 pub mod dwarf;
@@ -153,11 +155,33 @@ impl<'w> Analyzer<'w> {
         target: &Target,
         paths: usize,
     ) -> Result<RetainerView, HeapError> {
+        self.with_heap(dump, |heap| {
+            let object = heap.find(target)?;
+            retainers::retainer_view(heap, object, paths)
+        })
+    }
+
+    /// Writes the Chrome DevTools heap snapshot of one dump to `out`
+    /// ([`devtools::write_heapsnapshot`]).
+    ///
+    /// # Errors
+    /// As [`Analyzer::analyze`]; [`HeapError::Write`] when `out` fails.
+    pub fn heapsnapshot(&self, dump: &Dump<'_>, out: &mut impl core::fmt::Write) -> Result<(), HeapError> {
+        self.with_heap(dump, |heap| devtools::write_heapsnapshot(heap, out))
+    }
+
+    /// Runs `f` on the analysed dump: the graph, roots and liveness of [`Analyzer::graph`]
+    /// with the shallow and retained sizes (the dominator tree itself dropped first).
+    fn with_heap<R>(
+        &self,
+        dump: &Dump<'_>,
+        f: impl FnOnce(&retainers::Heap<'_>) -> Result<R, HeapError>,
+    ) -> Result<R, HeapError> {
         let HeapGraph { objects, index, graph, globals, roots, live, tree } = self.graph(dump)?;
         let shallow: Vec<u64> = objects.iter().map(|o| o.shallow_size()).collect();
         let retained = dominators::retained_sizes(&tree, &shallow);
         drop(tree);
-        let heap = retainers::Heap {
+        f(&retainers::Heap {
             memory: dump.memory,
             objects: &objects,
             index: &index,
@@ -168,9 +192,7 @@ impl<'w> Analyzer<'w> {
             shallow: &shallow,
             retained: &retained,
             info: &self.info,
-        };
-        let object = heap.find(target)?;
-        retainers::retainer_view(&heap, object, paths)
+        })
     }
 }
 

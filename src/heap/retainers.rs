@@ -216,7 +216,7 @@ impl Heap<'_> {
         }
     }
 
-    fn root_label(&self, r: &Root) -> RootLabel {
+    pub(crate) fn root_label(&self, r: &Root) -> RootLabel {
         match r.kind {
             RootKind::Global => RootLabel::Global {
                 name: self
@@ -232,7 +232,7 @@ impl Heap<'_> {
     }
 
     /// The name of `slot` of object `source`.
-    fn label(&self, source: ObjectIndex, slot: Slot) -> EdgeLabel {
+    pub(crate) fn label(&self, source: ObjectIndex, slot: Slot) -> EdgeLabel {
         let info = self.info;
         match slot {
             Slot::Field { node, field } => EdgeLabel::Field(

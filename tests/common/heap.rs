@@ -459,3 +459,202 @@ pub const S3_JSON: &str = r#"{
     }
   ]
 }"#;
+
+/// Classes of every scanning kind, rtIds 1 to 15.
+pub fn kinds_spec() -> DwarfSpec<'static> {
+    DwarfSpec {
+        base_types: &["i32", "usize", "u32"],
+        classes: &[
+            ClassSpec {
+                name: "~lib/arraybuffer/ArrayBuffer",
+                rtid: Some(1),
+                base: None,
+                fields: &[],
+                templates: &[],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "~lib/string/String",
+                rtid: Some(2),
+                base: None,
+                fields: &[],
+                templates: &[],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "~lib/arraybuffer/ArrayBufferView",
+                rtid: Some(3),
+                base: None,
+                fields: &[
+                    ("buffer", "~lib/arraybuffer/ArrayBuffer", 0),
+                    ("dataStart", "usize", 4),
+                    ("byteLength", "i32", 8),
+                ],
+                templates: &[],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "x/Item",
+                rtid: Some(5),
+                base: None,
+                fields: &[("name", "~lib/string/String", 0), ("weight", "i32", 4)],
+                templates: &[],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "~lib/array/Array<x/Item>",
+                rtid: Some(6),
+                base: None,
+                fields: &[
+                    ("buffer", "~lib/arraybuffer/ArrayBuffer", 0),
+                    ("dataStart", "usize", 4),
+                    ("byteLength", "i32", 8),
+                    ("length_", "i32", 12),
+                ],
+                templates: &["x/Item"],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "~lib/staticarray/StaticArray<x/Item>",
+                rtid: Some(7),
+                base: None,
+                fields: &[],
+                templates: &["x/Item"],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "~lib/map/Map<i32,x/Item>",
+                rtid: Some(8),
+                base: None,
+                fields: &[
+                    ("buckets", "~lib/arraybuffer/ArrayBuffer", 0),
+                    ("bucketsMask", "u32", 4),
+                    ("entries", "~lib/arraybuffer/ArrayBuffer", 8),
+                    ("entriesCapacity", "i32", 12),
+                    ("entriesOffset", "i32", 16),
+                    ("entriesCount", "i32", 20),
+                ],
+                templates: &["i32", "x/Item"],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "~lib/map/MapEntry<i32,x/Item>",
+                rtid: Some(0),
+                base: None,
+                fields: &[("key", "i32", 0), ("value", "x/Item", 4), ("taggedNext", "usize", 8)],
+                templates: &[],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "~lib/function/Function<()=>void>",
+                rtid: Some(9),
+                base: None,
+                fields: &[("_index", "u32", 0), ("_env", "usize", 4)],
+                templates: &[],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "~lib/tuple/SmallTuple",
+                rtid: Some(10),
+                base: None,
+                fields: &[],
+                templates: &[],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "x/Base",
+                rtid: Some(11),
+                base: None,
+                fields: &[("a", "x/Item", 0)],
+                templates: &[],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "x/Derived",
+                rtid: Some(12),
+                base: Some("x/Base"),
+                fields: &[("b", "x/Item", 4)],
+                templates: &[],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "~lib/typedarray/Uint8Array",
+                rtid: Some(13),
+                base: Some("~lib/arraybuffer/ArrayBufferView"),
+                fields: &[],
+                templates: &[],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "~lib/array/Array<i32>",
+                rtid: Some(14),
+                base: None,
+                fields: &[
+                    ("buffer", "~lib/arraybuffer/ArrayBuffer", 0),
+                    ("dataStart", "usize", 4),
+                    ("byteLength", "i32", 8),
+                    ("length_", "i32", 12),
+                ],
+                templates: &["i32"],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "~lib/set/Set<x/Item>",
+                rtid: Some(15),
+                base: None,
+                fields: &[
+                    ("buckets", "~lib/arraybuffer/ArrayBuffer", 0),
+                    ("entries", "~lib/arraybuffer/ArrayBuffer", 8),
+                ],
+                templates: &["x/Item"],
+                byte_size: None,
+            },
+            ClassSpec {
+                name: "~lib/set/SetEntry<x/Item>",
+                rtid: Some(0),
+                base: None,
+                fields: &[("key", "x/Item", 0), ("taggedNext", "usize", 4)],
+                templates: &[],
+                byte_size: None,
+            },
+        ],
+        globals: &[],
+    }
+}
+
+/// A Map held by the global `x/cache` (entries: 7 → Item A, 8 → Item B), a StaticArray held
+/// by stack word 1020 (slot 0: Item B, slot 1: a Function whose closure environment is B),
+/// Item B itself in stack word 1016; A and B name one String. A Derived object that is
+/// garbage points at B too. Allocated in the order of the returned addresses:
+/// `[holder, map, buckets, entries, a, b, string, func, garbage]`.
+pub fn retained_heap() -> (Vec<u8>, Vec<u8>, [u32; 9]) {
+    let mut h = HeapBuilder::new(65536, 1024);
+    let holder = h.alloc(7, 8, 0); // shallow 32
+    let map = h.alloc(8, 24, 0); // 48
+    let buckets = h.alloc(1, 16, 0); // 48
+    let entries = h.alloc(1, 24, 0); // two entries of stride 12: 48
+    let a = h.alloc(5, 8, 0); // 32
+    let b = h.alloc(5, 8, 0); // 32
+    let string = h.alloc(2, 4, 0); // 32
+    let func = h.alloc(9, 8, 0); // 32
+    let garbage = h.alloc(12, 8, 0); // 32, x/Derived: b @ 4
+    h.set(holder, b);
+    h.set(holder + 4, func);
+    h.set(map, buckets);
+    h.set(map + 8, entries);
+    h.set(map + 16, 2);
+    for (k, item) in [a, b].into_iter().enumerate() {
+        h.set(entries + 12 * k as u32, 7 + k as u32);
+        h.set(entries + 12 * k as u32 + 4, item);
+    }
+    h.set(a, string);
+    h.set(b, string);
+    h.set(func + 4, b);
+    h.set(garbage + 4, b);
+    h.set(1016, b);
+    h.set(1020, holder);
+    let dump = write_dump(1000, 1024, 1016, &[map], &h.finish());
+    let spec = DwarfSpec { globals: &[("x/cache", "~lib/map/Map<i32,x/Item>", 0)], ..kinds_spec() };
+    let wasm = wasm_with_dwarf(&spec, &[(true, 0)]);
+    (dump, wasm, [holder, map, buckets, entries, a, b, string, func, garbage])
+}

@@ -1,4 +1,4 @@
-//! `qip-memory heap analyze|diff|dominators|retainers` over `qip_memory::heap` (docs/heap.md,
+//! `qip-memory heap analyze|diff|dominators|retainers|snapshot` over `qip_memory::heap` (docs/heap.md,
 //! "Command line"). `analyze` and `diff` are WARPO's `as-heap-analyzer analyze|diff`: same
 //! flags, defaults, processing order, messages (printed alone on stderr) and exit status 1;
 //! the JSON and a newline on stdout. As with WARPO's option parser, a repeated option takes
@@ -115,6 +115,67 @@ pub enum HeapCommand {
         #[arg(long, value_enum, default_value_t = Format::Json)]
         format: Format,
     },
+    /// A Chrome DevTools heap snapshot of the dump (`.heapsnapshot`, for the Memory panel's
+    /// "Load profile"): the live objects with their class names, shallow sizes and named
+    /// edges, the roots under one synthetic root.
+    #[command(args_override_self = true)]
+    Snapshot {
+        /// The version-2 memory dump.
+        #[arg(value_name = "DUMP")]
+        dump: PathBuf,
+        /// The wasm binary with WARPO-shaped DWARF.
+        #[arg(long, value_name = "WASM")]
+        wasm: PathBuf,
+        /// Where to write the snapshot (written whole or not at all).
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: PathBuf,
+    },
+}
+
+/// `core::fmt::Write` over a file, keeping the I/O error and counting bytes.
+struct FmtFile {
+    w: std::io::BufWriter<std::fs::File>,
+    error: Option<std::io::Error>,
+    bytes: u64,
+}
+
+impl std::fmt::Write for FmtFile {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        use std::io::Write;
+        self.bytes += s.len() as u64;
+        self.w.write_all(s.as_bytes()).map_err(|e| {
+            self.error = Some(e);
+            std::fmt::Error
+        })
+    }
+}
+
+/// Writes the snapshot of `dump` to `output` through a temporary file beside it, renamed
+/// into place only when complete; returns the line to print.
+fn write_snapshot(dump: &[u8], wasm: &[u8], output: &Path) -> Result<String, String> {
+    let dump = heap::Dump::parse(dump).map_err(|e| e.to_string())?;
+    let analyzer = heap::Analyzer::new(wasm).map_err(|e| e.to_string())?;
+    let mut tmp = output.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let file = std::fs::File::create(&tmp).map_err(|e| format!("Error writing {}: {e}", output.display()))?;
+    let mut out = FmtFile { w: std::io::BufWriter::new(file), error: None, bytes: 0 };
+    let written = analyzer.heapsnapshot(&dump, &mut out).map_err(|e| match (&e, out.error.take()) {
+        (HeapError::Write, Some(io)) => format!("Error writing {}: {io}", output.display()),
+        _ => e.to_string(),
+    });
+    let flushed = written.and_then(|()| {
+        use std::io::Write;
+        out.w.flush().map_err(|e| format!("Error writing {}: {e}", output.display()))
+    });
+    let done = flushed.and_then(|()| {
+        std::fs::rename(&tmp, output).map_err(|e| format!("Error writing {}: {e}", output.display()))
+    });
+    if let Err(e) = done {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    Ok(format!("wrote {} ({} bytes)", output.display(), out.bytes))
 }
 
 /// An address in decimal or `0x` hex.
@@ -189,6 +250,11 @@ pub fn run(cmd: &HeapCommand) -> Result<String, String> {
                 })
             };
             go().map_err(|e| e.to_string())
+        }
+        HeapCommand::Snapshot { dump, wasm, output } => {
+            let dump = read(dump, "dump file")?;
+            let wasm = read(wasm, "wasm file")?;
+            write_snapshot(&dump, &wasm, output)
         }
         HeapCommand::Retainers { dump, wasm, address, class, paths, format } => {
             let dump = read(dump, "dump file")?;
