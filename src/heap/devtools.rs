@@ -155,10 +155,10 @@ fn write(heap: &Heap<'_>, out: &mut impl Write) -> Result<(), Failure> {
     let mut ordinal = alloc::vec![u32::MAX; n];
     let mut live_count = 0u32;
     let mut edge_count = heap.roots.len() as u64;
-    for i in 0..n {
+    for (i, o) in ordinal.iter_mut().enumerate() {
         if heap.live[i] {
             live_count += 1;
-            ordinal[i] = live_count;
+            *o = live_count;
             edge_count += heap.graph.successors(i as ObjectIndex).len() as u64;
         }
     }

@@ -19,12 +19,16 @@
 //! | [`tree`] | idoms + sizes → the dominator tree view | docs/heap.md |
 //! | [`retainers`] | graph + roots + sizes → one object's retainers and root paths | docs/heap.md |
 //! | [`devtools`] | graph + roots + sizes → a Chrome DevTools `.heapsnapshot` | docs/heap.md |
+//!
+//! [`capture`] stands apart: it runs an AssemblyScript program in the interpreter and makes
+//! the dumps the stages above read.
 //! | [`views`] | sizes → constructor rows, comparison rows, sorts | D.9–D.11, F |
 //! | [`json`] | rows → JSON text | E |
 //!
 //! Entry points: [`Analyzer`] (wasm parsed once, then any number of dumps), [`analyze`],
 //! [`diff`], and [`parse_top`] for the CLI's `--top`.
 
+pub mod capture;
 pub mod collate;
 pub mod devtools;
 pub mod dominators;

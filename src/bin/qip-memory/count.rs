@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use qip_memory::wasm::{ExecError, Limits, Module, Store, Value};
 
-fn parse_arg(s: &str) -> Result<Value, String> {
+pub(crate) fn parse_arg(s: &str) -> Result<Value, String> {
     let (ty, v) = s.split_once(':').ok_or_else(|| format!("argument {s:?} is not TYPE:VALUE"))?;
     let bad = || format!("argument {s:?}: {v:?} is not a valid {ty}");
     Ok(match ty {

@@ -1,4 +1,4 @@
-//! `qip-memory heap analyze|diff|dominators|retainers|snapshot` over `qip_memory::heap` (docs/heap.md,
+//! `qip-memory heap analyze|diff|dominators|retainers|snapshot|capture` over `qip_memory::heap` (docs/heap.md,
 //! "Command line"). `analyze` and `diff` are WARPO's `as-heap-analyzer analyze|diff`: same
 //! flags, defaults, processing order, messages (printed alone on stderr) and exit status 1;
 //! the JSON and a newline on stdout. As with WARPO's option parser, a repeated option takes
@@ -130,6 +130,77 @@ pub enum HeapCommand {
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: PathBuf,
     },
+    /// Runs an AssemblyScript program in the interpreter and writes a version-2 heap dump at
+    /// each `MemoryDump.dumpMemoryRegion` call (docs/heap.md, "Capture"), with the host
+    /// functions `env.abort`, `env.trace` and `env.seed`.
+    #[command(args_override_self = true)]
+    Capture {
+        /// The program (`asc --debug` keeps the global names the dumps need).
+        #[arg(value_name = "PROGRAM")]
+        program: PathBuf,
+        /// The exported function to run (default: `_start`, else `main`).
+        #[arg(long, value_name = "NAME")]
+        invoke: Option<String>,
+        /// An argument of that function, as TYPE:VALUE (i32, i64, f32, f64); repeat in order.
+        #[arg(long = "arg", value_name = "TYPE:VALUE", allow_hyphen_values = true, action = clap::ArgAction::Append)]
+        args: Vec<String>,
+        /// Where dumps go: the guest's relative paths resolve inside it; labelled and exit
+        /// dumps are named PROGRAM.N.dump.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        dump_dir: PathBuf,
+        /// Also dump after the function returns.
+        #[arg(long)]
+        dump_at_exit: bool,
+        /// Stop after N instructions (default: no limit).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        instruction_budget: Option<u64>,
+    },
+}
+
+/// `heap capture`: runs the program; each dump is written whole as it is taken, and its line
+/// printed at once, so that the dumps before a failure are kept and reported.
+fn capture(
+    program: &Path,
+    invoke: &Option<String>,
+    args: &[String],
+    dump_dir: &Path,
+    dump_at_exit: bool,
+    budget: Option<u64>,
+) -> Result<String, String> {
+    use qip_memory::heap::capture::{self, CaptureOptions, DumpRequest};
+    let wasm = read(program, "program")?;
+    let args = args.iter().map(|a| crate::count::parse_arg(a)).collect::<Result<Vec<_>, _>>()?;
+    if !dump_dir.is_dir() {
+        return Err(format!("--dump-dir {}: not a directory", dump_dir.display()));
+    }
+    let stem = program.file_stem().map_or_else(|| "program".into(), |s| s.to_string_lossy().into_owned());
+    let dir = dump_dir.to_path_buf();
+    let on_dump = move |d: capture::CapturedDump| -> Result<(), String> {
+        let (path, label) = match &d.request {
+            DumpRequest::Path(p) => (dir.join(p), p.clone()),
+            DumpRequest::Label { n, label } => (dir.join(format!("{stem}.{n}.dump")), label.clone()),
+            DumpRequest::AtExit { n } => (dir.join(format!("{stem}.{n}.dump")), "at exit".into()),
+        };
+        crate::out::files(&[(&path, &d.bytes)]).map_err(|crate::Failure(e)| e)?;
+        let [data_end, heap_base, stack_pointer] = d.region;
+        let line = format!(
+            "{}: {label:?}, dataEnd {data_end}, heapBase {heap_base}, stackPointer {stack_pointer}, {} mutable i32 globals, {} bytes of memory\n",
+            path.display(),
+            d.globals,
+            d.memory_len
+        );
+        crate::out::stdout(line.as_bytes()).map_err(|crate::Failure(e)| e)
+    };
+    let on_trace = |line: String| crate::out::stderr(&format!("{line}\n"));
+    let options = CaptureOptions { invoke: invoke.clone(), args, dump_at_exit, budget };
+    match capture::capture(&wasm, &options, on_dump, on_trace) {
+        Ok(0) => Err(format!(
+            "{}: the program took no dump (call MemoryDump.dumpMemoryRegion, or use --dump-at-exit)",
+            program.display()
+        )),
+        Ok(n) => Ok(format!("{n} dump{} taken", if n == 1 { "" } else { "s" })),
+        Err(e) => Err(format!("{}: {e}", program.display())),
+    }
 }
 
 /// `core::fmt::Write` over a file, keeping the I/O error and counting bytes.
@@ -250,6 +321,9 @@ pub fn run(cmd: &HeapCommand) -> Result<String, String> {
                 })
             };
             go().map_err(|e| e.to_string())
+        }
+        HeapCommand::Capture { program, invoke, args, dump_dir, dump_at_exit, instruction_budget } => {
+            capture(program, invoke, args, dump_dir, *dump_at_exit, *instruction_budget)
         }
         HeapCommand::Snapshot { dump, wasm, output } => {
             let dump = read(dump, "dump file")?;
