@@ -728,6 +728,15 @@ fn command_heap_equals_the_native_cli() {
         let r = same(test, args);
         assert_eq!(r.code, 0, "{args:?}: {}", text(&r.stderr));
     }
+    // Capture: the leaking walkthrough program's two dumps, the same from both.
+    let leak = as_fixture("leak.wasm");
+    let r = compare_runs(
+        "heap-capture",
+        &[("leak.wasm", &leak)],
+        &["heap", "capture", "leak.wasm"],
+        &["leak.1.dump", "leak.2.dump"],
+    );
+    assert_eq!(r.code, 0, "{}", text(&r.stderr));
     // The DevTools snapshot: the same file from both.
     let args = ["heap", "snapshot", "x.dump", "--wasm", "x.wasm", "-o", "x.heapsnapshot"];
     assert_eq!(compare_runs("heap-snapshot", &files, &args, &["x.heapsnapshot"]).code, 0);
