@@ -5,11 +5,15 @@
 //! * the input as the *contents* of a valid version-2 dump (bytes 0–1 heapBase, 2–3
 //!   stackPointer, byte 4 the number of global values (0–3) that follow, the rest the memory
 //!   image), analysed end to end: no panic, no hang, and on success the invariants of D.9/D.10
-//!   (Σ totalShallowSize = totalLiveSize, every retained size ≥ its shallow size).
+//!   (Σ totalShallowSize = totalLiveSize, every retained size ≥ its shallow size); then the
+//!   views beyond WARPO's on the same dump: the dominator tree (its roots retain the live
+//!   size), the retainers of every live object (each one's distance, paths ending at it)
+//!   and the DevTools snapshot (one node per live object and the root).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use qip_memory::heap::dump::write_dump;
+use qip_memory::heap::retainers::Target;
 use qip_memory::heap::{Analyzer, Dump, comparison_json, snapshot_json, views};
 
 fn cstr(out: &mut Vec<u8>, s: &str) {
@@ -92,5 +96,25 @@ fuzz_target!(|data: &[u8]| {
         let c = views::compare(&snap, &snap);
         assert!(c.constructors.is_empty());
         let _ = comparison_json(&c);
+
+        let view = analyzer.dominators(&parsed, 3, 4).expect("the same dump analyses again");
+        if view.omitted_roots == 0 {
+            assert_eq!(view.roots.iter().map(|r| r.retained_size).sum::<u64>(), snap.total_live_size);
+        }
+        let _ = (view.to_json(), view.to_table());
+        for inst in snap.constructors.iter().flat_map(|r| r.instances.iter()).take(64) {
+            let v = analyzer.retainers(&parsed, &Target::Address(inst.address), 2).expect("a live object");
+            assert!(v.object.distance.is_some(), "a live object has a distance");
+            assert_eq!(v.object.retained_size, inst.retained_size);
+            for p in &v.paths {
+                assert_eq!(p.steps.last().map(|s| s.object.address), Some(inst.address));
+            }
+            let _ = (v.to_json(), v.to_table());
+        }
+        let mut text = String::new();
+        analyzer.heapsnapshot(&parsed, &mut text).expect("the snapshot of an analysed dump");
+        let nodes = text.split("\n\"edges\"").next().unwrap_or("").matches('\n').count();
+        let live: u64 = snap.constructors.iter().map(|r| r.count).sum();
+        assert_eq!(nodes as u64, live + 1, "one node line per live object and the root");
     }
 });
