@@ -263,6 +263,35 @@ fn tie_break_uses_locale_order() {
     assert_eq!(names, ["~lib/string/String", "x/Item"]);
 }
 
+#[test]
+fn tie_break_orders_accented_names_as_node() {
+    // Five classes with one 32-byte instance each, allocated in reverse of Node's order
+    // (`localeCompare`: accents after the base letter, case last; issue 14's example).
+    let names = ["x/Zebra", "x/\u{c4}rger", "x/\u{e4}pfel", "x/Apfel", "x/apfel"];
+    let classes: Vec<ClassSpec<'_>> = names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| ClassSpec {
+            name,
+            rtid: Some(20 + i as u32),
+            base: None,
+            fields: &[],
+            templates: &[],
+            byte_size: None,
+        })
+        .collect();
+    let spec = DwarfSpec { base_types: &["i32"], classes: &classes, globals: &[] };
+    let mut h = HeapBuilder::new(65536, 1024);
+    for i in 0..5u32 {
+        let o = h.alloc(20 + i, 4, 0);
+        h.set(1000 + 4 * i, o);
+    }
+    let d = write_dump(900, 1024, 1000, &[], &h.finish());
+    let s = analyze(&d, &wasm_with_dwarf(&spec, &[])).unwrap();
+    let got: Vec<String> = rows(&s).into_iter().map(|r| r.0).collect();
+    assert_eq!(got, ["x/apfel", "x/Apfel", "x/\u{e4}pfel", "x/\u{c4}rger", "x/Zebra"]);
+}
+
 // ---- bad input -------------------------------------------------------------------------
 
 fn err(dump: &[u8], wasm: &[u8]) -> String {
