@@ -444,4 +444,12 @@ impl Module {
     pub fn has_start(&self) -> bool {
         self.start.is_some()
     }
+
+    /// The same module without its start function: instantiating it links, creates the
+    /// entities and applies the segments, and runs nothing (the heap analyzer's visitors run
+    /// over a dump's memory, where the program's start code must not run again).
+    pub fn without_start(mut self) -> Module {
+        self.start = None;
+        self
+    }
 }

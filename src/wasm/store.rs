@@ -309,6 +309,36 @@ impl Store {
         &mut self.memories[m.0 as usize].data
     }
 
+    /// `memory.grow` from the host: grows `m` by `delta` pages of 64 KiB, zeroed, and returns
+    /// the old size in pages; `None` (and no change) past the memory's maximum or the store's
+    /// memory limit, like the instruction's −1.
+    pub fn grow_memory(&mut self, m: Memory, delta: u64) -> Option<u64> {
+        let mem = &mut self.memories[m.0 as usize];
+        let old = mem.data.len() as u64 / 65536;
+        let new = old.checked_add(delta).filter(|&n| n <= mem.max_pages)?;
+        mem.data.resize(usize::try_from(new * 65536).ok()?, 0);
+        Some(old)
+    }
+
+    /// The instance's function `index` (its own index space, imported functions first).
+    pub fn instance_func(&self, i: Instance, index: u32) -> Option<Func> {
+        self.instances[i.0 as usize].funcs.get(index as usize).map(|&f| Func(f))
+    }
+
+    /// Makes the instance's function `index` stand for `to` from now on: its direct calls,
+    /// `ref.func` and exports reach `to` (a host function, say, that observes the calls a
+    /// module makes to one of its own functions). Table elements already written keep the
+    /// function they hold. Returns `false`, changing nothing, when there is no such function
+    /// or the types differ.
+    pub fn redirect_func(&mut self, i: Instance, index: u32, to: Func) -> bool {
+        let Some(&from) = self.instances[i.0 as usize].funcs.get(index as usize) else { return false };
+        if self.funcs[from as usize].type_id != self.funcs[to.0 as usize].type_id {
+            return false;
+        }
+        self.instances[i.0 as usize].funcs[index as usize] = to.0;
+        true
+    }
+
     /// A global's value.
     pub fn global_get(&self, g: Global) -> Value {
         Value::from_slot(self.global_types[g.0 as usize].content_type, self.globals[g.0 as usize])

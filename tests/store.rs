@@ -1,0 +1,102 @@
+//! The store's host-side operations used by the heap analyzer without DWARF: redirecting a
+//! module's own function to a host function, growing a memory from the host, and
+//! instantiating without the start function. Expected values follow from the WAT by hand.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use qip_memory::wasm::{Extern, FuncType, Limits, Module, Store, ValType, Value};
+
+fn module(wat: &str) -> Arc<Module> {
+    let bytes = wat::parse_str(wat).unwrap();
+    Arc::new(Module::new(&bytes, &Limits::default()).unwrap())
+}
+
+const CALLS: &str = r#"(module
+  (type $t (func (param i32) (result i32)))
+  (table 1 funcref)
+  (elem (i32.const 0) $double)
+  (func $double (export "double") (type $t) local.get 0 i32.const 2 i32.mul)
+  (func (export "direct") (param i32) (result i32) local.get 0 call $double)
+  (func (export "via_table") (param i32) (result i32) local.get 0 i32.const 0 call_indirect (type $t))
+  (func (export "via_ref") (param i32) (result i32)
+    i32.const 0 ref.func $double table.set 0
+    local.get 0 i32.const 0 call_indirect (type $t)))
+"#;
+
+#[test]
+fn a_redirected_function_reaches_the_host_from_direct_calls_and_exports() {
+    let mut store = Store::new(Limits::default());
+    let inst = store.instantiate(module(CALLS), &[]).unwrap();
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let s = seen.clone();
+    let host = store.host_func(FuncType::new([ValType::I32], [ValType::I32]), move |_, args, out| {
+        let Value::I32(x) = args[0] else { unreachable!() };
+        s.borrow_mut().push(x);
+        out[0] = Value::I32(x + 1000);
+        Ok(())
+    });
+    let call = |store: &mut Store, name: &str, x: i32| {
+        let f = store.get_func(inst, name).unwrap();
+        store.call(f, &[Value::I32(x)]).unwrap()
+    };
+    assert_eq!(call(&mut store, "direct", 5), [Value::I32(10)]);
+    // A different type is refused and changes nothing.
+    let wrong = store.host_func(FuncType::new([], []), |_, _, _| Ok(()));
+    assert!(!store.redirect_func(inst, 0, wrong));
+    assert!(!store.redirect_func(inst, 99, host));
+    assert_eq!(call(&mut store, "direct", 5), [Value::I32(10)]);
+    assert!(store.redirect_func(inst, 0, host));
+    assert_eq!(call(&mut store, "direct", 5), [Value::I32(1005)]);
+    assert_eq!(call(&mut store, "double", 7), [Value::I32(1007)]);
+    // The element written at instantiation still holds the module's own function.
+    assert_eq!(call(&mut store, "via_table", 4), [Value::I32(8)]);
+    // `ref.func` evaluated now gives the host function, and the table then holds it.
+    assert_eq!(call(&mut store, "via_ref", 3), [Value::I32(1003)]);
+    assert_eq!(call(&mut store, "via_table", 4), [Value::I32(1004)]);
+    assert_eq!(*seen.borrow(), [5, 7, 3, 4]);
+    assert_eq!(store.instance_func(inst, 0), Some(host));
+}
+
+#[test]
+fn grow_memory_from_the_host_zeroes_and_keeps_the_maximum() {
+    let mut store = Store::new(Limits::default());
+    let m = module(r#"(module (memory (export "m") 1 3) (data (i32.const 0) "\2a"))"#);
+    let inst = store.instantiate(m, &[]).unwrap();
+    let Some(Extern::Memory(mem)) = store.get_export(inst, "m") else { panic!("no memory") };
+    assert_eq!(store.grow_memory(mem, 1), Some(1));
+    assert_eq!(store.memory_data(mem).len(), 2 * 65536);
+    assert_eq!(store.memory_data(mem)[0], 0x2a);
+    assert!(store.memory_data(mem)[65536..].iter().all(|&b| b == 0));
+    // 2 + 2 > 3: refused, nothing changes; 2 + 1 = 3 is the maximum.
+    assert_eq!(store.grow_memory(mem, 2), None);
+    assert_eq!(store.memory_data(mem).len(), 2 * 65536);
+    assert_eq!(store.grow_memory(mem, 1), Some(2));
+    assert_eq!(store.grow_memory(mem, 0), Some(3));
+    assert_eq!(store.grow_memory(mem, u64::MAX), None);
+}
+
+#[test]
+fn without_start_instantiates_and_runs_nothing() {
+    let wat = r#"(module
+      (global $g (export "g") (mut i32) (i32.const 1))
+      (memory (export "m") 1)
+      (data (i32.const 8) "\07")
+      (func $start i32.const 0 i32.const 99 i32.store8 i32.const 2 global.set $g)
+      (start $start))"#;
+    let read = |m: Arc<Module>| {
+        let mut store = Store::new(Limits::default());
+        let inst = store.instantiate(m, &[]).unwrap();
+        let Some(Extern::Global(g)) = store.get_export(inst, "g") else { panic!("no global") };
+        let Some(Extern::Memory(mem)) = store.get_export(inst, "m") else { panic!("no memory") };
+        (store.global_get(g), store.memory_data(mem)[0], store.memory_data(mem)[8])
+    };
+    let m = module(wat);
+    assert!(m.has_start());
+    assert_eq!(read(m.clone()), (Value::I32(2), 99, 7));
+    let plain = (*m).clone().without_start();
+    assert!(!plain.has_start());
+    // Segments are applied; the start function's writes are not made.
+    assert_eq!(read(Arc::new(plain)), (Value::I32(1), 0, 7));
+}
