@@ -400,7 +400,67 @@ fn main() {
         (peak + dump_len) as f64 / dump_len as f64,
         if peak + dump_len <= 4 * dump_len { "met" } else { "MISSED" }
     );
+    without_dwarf(if smoke { 1 } else { reps.max(21) });
     if smoke {
         println!("smoke run only (timing needs `cargo bench --bench heap`)");
+    }
+}
+
+/// The analysis without DWARF (issue 14: within 2x the DWARF path) on the AssemblyScript
+/// fixtures (`make as-fixtures`): from the bytes to the constructor view, the DWARF path
+/// (`Analyzer::new` on the program with DWARF) against the runtime's visitors
+/// (`Analyzer::load` on asc's own output), median of `reps` each, the two views checked equal.
+fn without_dwarf(reps: usize) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/assemblyscript/build");
+    let read = |name: &str| std::fs::read(dir.join(name));
+    for (program, dump_name) in [("dwarf_fixture", "dwarf_fixture.1.dump"), ("leak", "leak.2.dump")] {
+        let (Ok(dwarf), Ok(plain), Ok(dump)) =
+            (read(&format!("{program}.wasm")), read(&format!("{program}.no-dwarf.wasm")), read(dump_name))
+        else {
+            println!("without DWARF: no fixtures (run `make as-fixtures`)");
+            return;
+        };
+        let dump = Dump::parse(&dump).unwrap();
+        let time = |f: &dyn Fn() -> qip_memory::heap::Snapshot| {
+            let mut times = Vec::new();
+            let mut snap = None;
+            for _ in 0..reps {
+                let t = Instant::now();
+                snap = Some(f());
+                times.push(t.elapsed());
+            }
+            (median(times), snap.unwrap())
+        };
+        let (a, sa) = time(&|| Analyzer::new(&dwarf).unwrap().analyze(&dump).unwrap());
+        let (b, sb) = time(&|| Analyzer::load(&plain).unwrap().analyze(&dump).unwrap());
+        assert_eq!(snapshot_json(&sa), snapshot_json(&sb), "{program}: the same view both ways");
+        let ratio = b.as_secs_f64() / a.as_secs_f64();
+        // What a user waits for: the whole `qip-memory heap analyze` process.
+        let cli = |wasm: &str| {
+            let mut times = Vec::new();
+            let mut out = Vec::new();
+            for _ in 0..reps {
+                let t = Instant::now();
+                let o = std::process::Command::new(env!("CARGO_BIN_EXE_qip-memory"))
+                    .args(["heap", "analyze", dump_name, "--wasm", wasm])
+                    .current_dir(&dir)
+                    .output()
+                    .unwrap();
+                times.push(t.elapsed());
+                assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+                out = o.stdout;
+            }
+            (median(times), out)
+        };
+        let (ca, oa) = cli(&format!("{program}.wasm"));
+        let (cb, ob) = cli(&format!("{program}.no-dwarf.wasm"));
+        assert_eq!(oa, ob, "{program}: the CLI prints the same both ways");
+        let cli_ratio = cb.as_secs_f64() / ca.as_secs_f64();
+        println!(
+            "without DWARF, {program} ({} KiB dump, {} live objects), median of {reps}: library (bytes to view): DWARF {a:.2?}, runtime visitors {b:.2?} = {ratio:.2} x; `qip-memory heap analyze` process: DWARF {ca:.2?}, runtime visitors {cb:.2?} = {cli_ratio:.2} x   goal <= 2 x: {}",
+            dump.memory.len() >> 10,
+            sa.constructors.iter().map(|r| r.count).sum::<u64>(),
+            if cli_ratio <= 2.0 { "met (process)" } else { "MISSED" }
+        );
     }
 }

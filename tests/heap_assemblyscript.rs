@@ -26,6 +26,8 @@ use std::process::Command;
 
 use serde_json::Value;
 
+mod common;
+
 fn fixture(name: &str) -> PathBuf {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/assemblyscript/build").join(name);
     assert!(
@@ -265,22 +267,152 @@ fn dwarf_fixture_without_global_values() {
     assert_eq!(int(&v, "totalLiveSize"), 160 + 48 + (64 + 96 + 160) + 144 + 32 + 96 + 32);
 }
 
-/// asc's own output has no DWARF (heap-analyzer.md I.1): the analyzer refuses it with A.2's
-/// message and exit code 1.
-#[test]
-fn asc_output_without_dwarf_is_refused() {
-    let (dump, wasm) = (fixture("dwarf_fixture.1.dump"), fixture("dwarf_fixture.no-dwarf.wasm"));
+/// Every dump the fixture programs write, with its program.
+const DUMPS: &[(&str, &str)] = &[
+    ("dwarf_fixture", "dwarf_fixture.1.dump"),
+    ("alloc_free", "alloc_free.1.dump"),
+    ("alloc_free", "alloc_free.2.dump"),
+    ("leak", "leak.1.dump"),
+    ("leak", "leak.2.dump"),
+];
+
+/// Runs the CLI on fixture files (`@name` arguments are fixture paths); it must succeed with
+/// nothing on stderr. Returns stdout.
+fn run(args: &[&str]) -> String {
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| match a.strip_prefix('@') {
+            Some(name) => fixture(name).to_str().unwrap().to_string(),
+            None => a.to_string(),
+        })
+        .collect();
     let out = Command::new(env!("CARGO_BIN_EXE_qip-memory"))
         .env("XDG_CACHE_HOME", concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"))
-        .args(["heap", "analyze", dump.to_str().unwrap(), "--wasm", wasm.to_str().unwrap()])
+        .args(&args)
         .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert!(out.stdout.is_empty());
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr).trim_end(),
-        "Missing .debug_abbrev section in wasm binary"
+        .expect("run qip-memory");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && stderr.is_empty(),
+        "qip-memory {args:?} failed ({}): {stderr}",
+        out.status
     );
+    String::from_utf8(out.stdout).expect("UTF-8 stdout")
+}
+
+/// A DevTools snapshot decoded into what does not depend on string-table order: per node
+/// (id, type, name, self size), its edges as (type, name or index, target id), sorted.
+type Nodes = BTreeMap<u64, (u64, String, u64, Vec<(u64, String, u64)>)>;
+
+fn decode_snapshot(path: &Path) -> Nodes {
+    let v: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let n = |k: &str| v[k].as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).collect::<Vec<u64>>();
+    let (nodes, edges) = (n("nodes"), n("edges"));
+    let strings: Vec<&str> = v["strings"].as_array().unwrap().iter().map(|s| s.as_str().unwrap()).collect();
+    // node_fields: type, name, id, self_size, edge_count, …; edge_fields: type, name_or_index, to_node.
+    let width = v["snapshot"]["meta"]["node_fields"].as_array().unwrap().len();
+    let (mut out, mut e) = (Nodes::new(), 0);
+    for node in nodes.chunks(width) {
+        let mut list = Vec::new();
+        for _ in 0..node[4] {
+            let (ty, name, to) = (edges[e], edges[e + 1], edges[e + 2] as usize);
+            e += 3;
+            // Type 1 is `element`: the name is an index.
+            let name = if ty == 1 { name.to_string() } else { strings[name as usize].to_string() };
+            list.push((ty, name, nodes[to + 2]));
+        }
+        list.sort();
+        out.insert(node[2], (node[0], strings[node[1] as usize].to_string(), node[3], list));
+    }
+    out
+}
+
+/// Issue 14 item 5: asc's own output (`--debug`: a `name` section, no DWARF) is analysed by
+/// running the program's own visitors (`~lib/rt/__visit_members`, `__visit_globals`) over the
+/// dump. The oracle is the DWARF path on the same program (checked against WARPO's tool
+/// elsewhere): on every dump of every fixture, the constructor view (three sorts, JSON and
+/// table), the dominator tree, the comparison view and the retainers of the largest instance
+/// of every class are byte-identical, and the DevTools snapshots have the same nodes with the
+/// same edges, labels included (field names from the accessors, elements, map keys and
+/// values, set elements).
+#[test]
+fn asc_output_without_dwarf_gives_the_dwarf_analysis() {
+    for (program, dump) in DUMPS {
+        let (with, without) = (format!("@{program}.wasm"), format!("@{program}.no-dwarf.wasm"));
+        let dump = format!("@{dump}");
+        let same = |args: &[&str]| {
+            let one = |wasm: &str| {
+                let args: Vec<&str> = args.iter().map(|a| if *a == "WASM" { wasm } else { a }).collect();
+                run(&args)
+            };
+            let (a, b) = (one(&with), one(&without));
+            assert_eq!(a, b, "{args:?} differs without DWARF");
+            a
+        };
+        for extra in [&[][..], &["--sort", "shallow"], &["--sort", "count"], &["--format", "table"]] {
+            let mut args = vec!["heap", "analyze", dump.as_str(), "--wasm", "WASM"];
+            args.extend_from_slice(extra);
+            same(&args);
+        }
+        same(&["heap", "dominators", &dump, "--wasm", "WASM", "--depth", "12", "--top", "100"]);
+        let json = same(&["heap", "analyze", &dump, "--wasm", "WASM"]);
+        let v: Value = serde_json::from_str(&json).unwrap();
+        for class in names(&v) {
+            same(&["heap", "retainers", &dump, "--wasm", "WASM", "--class", class, "--paths", "5"]);
+        }
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        let snapshot = |wasm: &str, name: &str| {
+            let path = dir.join(name);
+            run(&["heap", "snapshot", &dump, "--wasm", wasm, "-o", path.to_str().unwrap()]);
+            decode_snapshot(&path)
+        };
+        let (a, b) = (snapshot(&with, "dwarf.heapsnapshot"), snapshot(&without, "no-dwarf.heapsnapshot"));
+        assert!(a.len() > 1, "{dump}: an empty snapshot");
+        assert_eq!(a, b, "{dump}: the snapshots differ without DWARF");
+    }
+    for program in ["alloc_free", "leak"] {
+        let (before, after) = (format!("@{program}.1.dump"), format!("@{program}.2.dump"));
+        for wasm_format in [&[][..], &["--format", "table"]] {
+            let mut a = vec!["heap", "diff", before.as_str(), after.as_str(), "--wasm"];
+            let with = format!("@{program}.wasm");
+            let without = format!("@{program}.no-dwarf.wasm");
+            let mut b = a.clone();
+            a.push(&with);
+            b.push(&without);
+            a.extend_from_slice(wasm_format);
+            b.extend_from_slice(wasm_format);
+            assert_eq!(run(&a), run(&b), "{program}: diff differs without DWARF");
+        }
+    }
+}
+
+/// The CLI's line for a module it cannot analyse: WARPO's, and why the other way failed too.
+const NO_HEAP_INFO: &str = "Missing .debug_abbrev section in wasm binary, and no AssemblyScript runtime \
+     visitors to analyse it without DWARF (~lib/rt/__visit_members, ~lib/rt/itcms/__visit and \
+     ~lib/rt/__visit_globals in its name section): build it with asc --debug";
+
+/// A module with neither DWARF nor the runtime's names (asc's output with its custom sections
+/// removed) is refused in one line, exit code 1.
+#[test]
+fn a_module_without_dwarf_or_names_is_refused() {
+    let wasm = std::fs::read(fixture("dwarf_fixture.no-dwarf.wasm")).unwrap();
+    let stripped = common::without_custom_sections(&wasm);
+    assert!(stripped.len() < wasm.len());
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("stripped.wasm");
+    std::fs::write(&path, &stripped).unwrap();
+    let dump = fixture("dwarf_fixture.1.dump");
+    for view in ["analyze", "dominators", "snapshot"] {
+        let mut args = vec!["heap", view, dump.to_str().unwrap(), "--wasm", path.to_str().unwrap()];
+        let out_file = Path::new(env!("CARGO_TARGET_TMPDIR")).join("refused.heapsnapshot");
+        if view == "snapshot" {
+            args.extend(["-o", out_file.to_str().unwrap()]);
+        }
+        let out = Command::new(env!("CARGO_BIN_EXE_qip-memory")).args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{view}");
+        assert!(out.stdout.is_empty(), "{view}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), format!("{NO_HEAP_INFO}\n"), "{view}");
+        assert!(!out_file.exists(), "{view} left a file");
+    }
 }
 
 /// Cell: 32 each; `cells` StaticArray<Cell|null>(8): payload 32 → 64. Blob: 48 each;

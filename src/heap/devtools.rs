@@ -229,7 +229,7 @@ fn write(heap: &Heap<'_>, out: &mut impl Write) -> Result<(), Failure> {
             continue;
         }
         let v = i as ObjectIndex;
-        let slots = super::graph::labelled_edges(heap.memory, &heap.objects[i], heap.index, heap.info)?;
+        let slots = heap.edges(v)?;
         for (k, &w) in heap.graph.successors(v).iter().enumerate() {
             let (ty, name) = match slots.get(k) {
                 Some(&(_, slot)) => edge_kind(&heap.label(v, slot), &mut strings),

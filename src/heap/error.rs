@@ -111,6 +111,13 @@ pub enum HeapError {
         /// The class name asked for.
         class_name: alloc::string::String,
     },
+    /// [`Analyzer::load`](super::Analyzer::load): the module has neither DWARF nor the
+    /// AssemblyScript runtime functions (found by their `name` section names) that the
+    /// analysis without DWARF runs.
+    NoHeapInfo,
+    /// Without DWARF: the module's visitors could not be loaded or run over a dump (the
+    /// interpreter's reason).
+    Visitor(alloc::string::String),
 }
 
 impl fmt::Display for HeapError {
@@ -171,6 +178,12 @@ impl fmt::Display for HeapError {
             HeapError::NoLiveInstance { class_name } => {
                 write!(f, "No live object of class {class_name} in the dump")
             }
+            HeapError::NoHeapInfo => f.write_str(
+                "Missing .debug_abbrev section in wasm binary, and no AssemblyScript runtime visitors \
+                 to analyse it without DWARF (~lib/rt/__visit_members, ~lib/rt/itcms/__visit and \
+                 ~lib/rt/__visit_globals in its name section): build it with asc --debug",
+            ),
+            HeapError::Visitor(reason) => write!(f, "Cannot run the module's heap visitors: {reason}"),
         }
     }
 }

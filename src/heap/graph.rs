@@ -68,6 +68,21 @@ pub enum Slot {
     Closure,
     /// Slot `index` of a SmallTuple.
     TupleSlot(u64),
+    /// Without DWARF: the word at this payload offset, whose field has no getter.
+    Offset(u64),
+    /// Without DWARF: the key (`key`) or value of the Map entry at position `entry` of its
+    /// entries buffer, or with `set` the Set's element there.
+    MapEntry {
+        /// Position of the entry in the entries buffer.
+        entry: u64,
+        /// Whether the word is at offset 0 of the entry (a key, or a Set's element).
+        key: bool,
+        /// Whether the object is a Set.
+        set: bool,
+    },
+    /// Without DWARF: a reference the visitor read at this address outside the object;
+    /// `u64::MAX` when no read of it was seen.
+    Read(u64),
 }
 
 /// Where a scan puts the edges it finds: plain targets for the whole graph, or targets with

@@ -13,6 +13,7 @@
 //! | [`layout`] | DIEs → class layouts by rtId, global candidates | B.3, B.4 |
 //! | [`tlsf`] | memory → objects (TLSF walk), shallow sizes, pointer index | C, D.2, D.3 |
 //! | [`graph`] | objects + layouts → reference graph | D.4 |
+//! | `visit` | without DWARF: objects + the program's own visitors, run in the interpreter → reference graph, slots, global roots, class names | docs/heap.md |
 //! | [`roots`] | globals, shadow stack, pinned objects → roots | D.5 |
 //! | [`mark`] | graph + roots → live set | D.6 |
 //! | [`dominators`] | live graph + virtual root → idoms, retained sizes | D.7, D.8 |
@@ -46,6 +47,8 @@ pub mod text;
 pub mod tlsf;
 pub mod tree;
 pub mod views;
+#[cfg(feature = "heap-runtime")]
+pub mod visit;
 
 #[cfg(test)]
 mod tests;
@@ -70,8 +73,11 @@ use views::Instance;
 pub struct Analyzer<'w> {
     /// What was read from the module.
     pub module: ModuleInfo<'w>,
-    /// Layouts and global candidates.
+    /// Layouts and global candidates (without DWARF: the classes the runtime names).
     pub info: DebugInfo,
+    /// Without DWARF: the runtime whose visitors give the references and global roots.
+    #[cfg(feature = "heap-runtime")]
+    pub runtime: Option<visit::Runtime>,
 }
 
 impl<'w> Analyzer<'w> {
@@ -87,7 +93,48 @@ impl<'w> Analyzer<'w> {
         let info = module.debug_info.ok_or(HeapError::MissingDebugInfo)?;
         let dies = Dies::read(abbrev, info, module.debug_str.unwrap_or(&[]))?;
         let info = DebugInfo::resolve(&dies);
-        Ok(Analyzer { module, info })
+        Ok(Analyzer {
+            module,
+            info,
+            #[cfg(feature = "heap-runtime")]
+            runtime: None,
+        })
+    }
+
+    /// Reads the wasm binary: with its DWARF when it has any ([`Analyzer::new`], WARPO's
+    /// path), else through AssemblyScript's runtime visitors ([`visit::Runtime`]: a module
+    /// built with `asc --debug` and a garbage-collecting runtime).
+    ///
+    /// # Errors
+    /// `Failed to parse wasm binary`; the DWARF errors of [`Analyzer::new`] when a DWARF
+    /// section is present; [`HeapError::Visitor`] when the module does not run in the
+    /// interpreter; [`HeapError::NoHeapInfo`] when it has neither DWARF nor the visitors.
+    #[cfg(feature = "heap-runtime")]
+    pub fn load(wasm: &'w [u8]) -> Result<Analyzer<'w>, HeapError> {
+        let module = ModuleInfo::read(wasm)?;
+        if module.debug_abbrev.is_some() || module.debug_info.is_some() {
+            return Analyzer::new(wasm);
+        }
+        let runtime = visit::Runtime::find(wasm)?.ok_or(HeapError::NoHeapInfo)?;
+        Ok(Analyzer { module, info: runtime.debug_info(), runtime: Some(runtime) })
+    }
+
+    /// The reference graph, the slot of each edge when the scan names them (without DWARF)
+    /// and the global roots.
+    fn references(
+        &self,
+        dump: &Dump<'_>,
+        objects: &[tlsf::Object],
+        index: &PtrIndex,
+    ) -> Result<References, HeapError> {
+        #[cfg(feature = "heap-runtime")]
+        if let Some(rt) = &self.runtime {
+            let v = rt.scan(&self.module, dump.memory, &dump.globals, objects, index, &self.info)?;
+            return Ok(References { graph: v.graph, slots: Some(v.slots), globals: v.globals });
+        }
+        let graph = graph::scan(dump.memory, objects, index, &self.info)?;
+        let globals = roots::global_roots(&self.info, &self.module, &dump.globals);
+        Ok(References { graph, slots: None, globals })
     }
 
     /// Walks the heap of one dump, scans its references, finds the roots, marks the live
@@ -96,21 +143,21 @@ impl<'w> Analyzer<'w> {
         let memory = dump.memory;
         let objects = tlsf::walk(memory, dump.heap_base)?;
         let index = PtrIndex::new(&objects);
-        let graph = graph::scan(memory, &objects, &index, &self.info)?;
-        let globals = roots::global_roots(&self.info, &self.module, &dump.globals);
+        let References { graph, slots, globals } = self.references(dump, &objects, &index)?;
         let roots = roots::roots(memory, dump.heap_base, dump.stack_pointer, &objects, &index, &globals);
         let root_objects = mark::unique_roots(roots.iter().map(|r| r.object), objects.len());
         let live = mark::mark(&graph, &root_objects);
         let tree = dominators::dominators(&graph, &root_objects);
-        Ok(HeapGraph { objects, index, graph, globals, roots, live, tree })
+        Ok(HeapGraph { objects, index, graph, slots, globals, roots, live, tree })
     }
 
     /// [`Analyzer::graph`] and the shallow and retained sizes (D.8), without the reference
     /// graph (dropped before the sizes are computed, to keep the peak low).
     fn sizes(&self, dump: &Dump<'_>) -> Result<Sizes, HeapError> {
-        let HeapGraph { objects, index, graph, live, tree, .. } = self.graph(dump)?;
+        let HeapGraph { objects, index, graph, slots, live, tree, .. } = self.graph(dump)?;
         drop(index);
         drop(graph);
+        drop(slots);
         let shallow: Vec<u64> = objects.iter().map(|o| o.shallow_size()).collect();
         let retained = dominators::retained_sizes(&tree, &shallow);
         Ok(Sizes { objects, live, tree, shallow, retained })
@@ -181,7 +228,7 @@ impl<'w> Analyzer<'w> {
         dump: &Dump<'_>,
         f: impl FnOnce(&retainers::Heap<'_>) -> Result<R, HeapError>,
     ) -> Result<R, HeapError> {
-        let HeapGraph { objects, index, graph, globals, roots, live, tree } = self.graph(dump)?;
+        let HeapGraph { objects, index, graph, slots, globals, roots, live, tree } = self.graph(dump)?;
         let shallow: Vec<u64> = objects.iter().map(|o| o.shallow_size()).collect();
         let retained = dominators::retained_sizes(&tree, &shallow);
         drop(tree);
@@ -196,8 +243,16 @@ impl<'w> Analyzer<'w> {
             shallow: &shallow,
             retained: &retained,
             info: &self.info,
+            slots: slots.as_deref(),
         })
     }
+}
+
+/// What [`Analyzer::references`] finds in one dump.
+struct References {
+    graph: graph::Graph,
+    slots: Option<Vec<graph::Slot>>,
+    globals: Vec<roots::GlobalRoot>,
 }
 
 /// What [`Analyzer::graph`] finds in one dump.
@@ -205,6 +260,7 @@ struct HeapGraph {
     objects: Vec<tlsf::Object>,
     index: PtrIndex,
     graph: graph::Graph,
+    slots: Option<Vec<graph::Slot>>,
     globals: Vec<roots::GlobalRoot>,
     roots: Vec<roots::Root>,
     live: Vec<bool>,

@@ -54,6 +54,11 @@ pub enum EdgeLabel {
     Closure,
     /// A SmallTuple slot, by index.
     TupleSlot(u64),
+    /// Without DWARF: the word at this payload offset, a field without a getter to name it.
+    Offset(u64),
+    /// Without DWARF: a reference read at this address outside the object; `None` when the
+    /// read was not seen.
+    Read(Option<u64>),
 }
 
 /// A root, named.
@@ -169,6 +174,9 @@ pub struct Heap<'a> {
     pub retained: &'a [u64],
     /// Layouts, for class and field names.
     pub info: &'a DebugInfo,
+    /// Without DWARF: the slot of each edge, parallel to `graph.targets` (the scan that
+    /// found the edges named them; with DWARF they are read again per object).
+    pub slots: Option<&'a [Slot]>,
 }
 
 const FAR: u32 = u32::MAX;
@@ -258,10 +266,24 @@ impl Heap<'_> {
             }
             Slot::Closure => EdgeLabel::Closure,
             Slot::TupleSlot(i) => EdgeLabel::TupleSlot(i),
+            Slot::Offset(k) => EdgeLabel::Offset(k),
+            Slot::MapEntry { entry, set: true, .. } => EdgeLabel::SetElement(entry),
+            Slot::MapEntry { entry, key: true, .. } => EdgeLabel::MapKey(entry),
+            Slot::MapEntry { entry, .. } => EdgeLabel::MapValue(entry),
+            Slot::Read(a) => EdgeLabel::Read((a != u64::MAX).then_some(a)),
         }
     }
 
-    fn edges(&self, i: ObjectIndex) -> Result<Vec<(ObjectIndex, Slot)>, HeapError> {
+    /// The edges of object `i` with their slots, in graph order.
+    pub(crate) fn edges(&self, i: ObjectIndex) -> Result<Vec<(ObjectIndex, Slot)>, HeapError> {
+        if let Some(slots) = self.slots {
+            let range = self.graph.offsets[i as usize]..self.graph.offsets[i as usize + 1];
+            return Ok(self.graph.targets[range.clone()]
+                .iter()
+                .copied()
+                .zip(slots[range].iter().copied())
+                .collect());
+        }
         labelled_edges(self.memory, &self.objects[i as usize], self.index, self.info)
     }
 }
@@ -432,7 +454,8 @@ pub fn retainer_view(heap: &Heap<'_>, target: ObjectIndex, paths: usize) -> Resu
 }
 
 impl core::fmt::Display for EdgeLabel {
-    /// `.name`, `[3]`, `key #2`, `value #2`, `element #2`, `#2.name`, `closure`, `slot 1`.
+    /// `.name`, `[3]`, `key #2`, `value #2`, `element #2`, `#2.name`, `closure`, `slot 1`,
+    /// `+8` (a payload offset), `@ 1234` (an address read), `@ ?`.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             EdgeLabel::Field(name) => write!(f, ".{name}"),
@@ -443,6 +466,9 @@ impl core::fmt::Display for EdgeLabel {
             EdgeLabel::EntryField { entry, name } => write!(f, "#{entry}.{name}"),
             EdgeLabel::Closure => f.write_str("closure"),
             EdgeLabel::TupleSlot(i) => write!(f, "slot {i}"),
+            EdgeLabel::Offset(k) => write!(f, "+{k}"),
+            EdgeLabel::Read(Some(a)) => write!(f, "@ {a}"),
+            EdgeLabel::Read(None) => f.write_str("@ ?"),
         }
     }
 }
@@ -472,6 +498,8 @@ impl EdgeLabel {
             }
             EdgeLabel::Closure => json!({"kind": "closure"}),
             EdgeLabel::TupleSlot(i) => json!({"kind": "tuple-slot", "index": i}),
+            EdgeLabel::Offset(k) => json!({"kind": "offset", "offset": k}),
+            EdgeLabel::Read(a) => json!({"kind": "read", "address": a}),
         }
     }
 }

@@ -34,3 +34,30 @@ pub fn request(component: &[u8], input: Option<&[u8]>, uniforms: &[(&str, &str)]
     }
     build_body(&fields, DEFAULT_BOUNDARY).unwrap()
 }
+
+/// `module` without its custom sections (`name`, DWARF, producers): the section bytes copied
+/// by wasmparser's ranges, not by code under test.
+pub fn without_custom_sections(module: &[u8]) -> Vec<u8> {
+    let mut out = module[..8].to_vec();
+    for p in wasmparser::Parser::new(0).parse_all(module) {
+        let p = p.unwrap();
+        if let Some((id, range)) = p.as_section()
+            && id != 0
+        {
+            // The section's id and size prefix precede its contents.
+            let start = section_start(module, range.start as usize);
+            out.extend_from_slice(&module[start..range.end as usize]);
+        }
+    }
+    out
+}
+
+/// The offset of the id byte of the section whose contents start at `contents`: the id, then
+/// the LEB128 size ending just before the contents.
+fn section_start(module: &[u8], contents: usize) -> usize {
+    let mut at = contents - 1; // last byte of the size (high bit clear)
+    while at > 0 && module[at - 1] & 0x80 != 0 {
+        at -= 1;
+    }
+    at - 1
+}

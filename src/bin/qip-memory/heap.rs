@@ -33,7 +33,8 @@ pub enum HeapCommand {
         /// The version-2 memory dump.
         #[arg(value_name = "DUMP")]
         dump: PathBuf,
-        /// The wasm binary with WARPO-shaped DWARF (debug_abbrev, debug_info, debug_str).
+        /// The wasm binary: with WARPO-shaped DWARF (debug_abbrev, debug_info, debug_str), or
+        /// built with `asc --debug` (its runtime's visitors are run instead).
         #[arg(long, value_name = "WASM")]
         wasm: PathBuf,
         /// Row order: retained, shallow or count.
@@ -56,7 +57,7 @@ pub enum HeapCommand {
         /// The later (current) dump.
         #[arg(value_name = "AFTER")]
         after: PathBuf,
-        /// The wasm binary with WARPO-shaped DWARF.
+        /// The wasm binary: with WARPO-shaped DWARF, or built with `asc --debug`.
         #[arg(long, value_name = "WASM")]
         wasm: PathBuf,
         /// Row order: delta, alloc, freed or count.
@@ -76,7 +77,7 @@ pub enum HeapCommand {
         /// The version-2 memory dump.
         #[arg(value_name = "DUMP")]
         dump: PathBuf,
-        /// The wasm binary with WARPO-shaped DWARF.
+        /// The wasm binary: with WARPO-shaped DWARF, or built with `asc --debug`.
         #[arg(long, value_name = "WASM")]
         wasm: PathBuf,
         /// Levels below the virtual root (1 to 256).
@@ -98,7 +99,7 @@ pub enum HeapCommand {
         /// The version-2 memory dump.
         #[arg(value_name = "DUMP")]
         dump: PathBuf,
-        /// The wasm binary with WARPO-shaped DWARF.
+        /// The wasm binary: with WARPO-shaped DWARF, or built with `asc --debug`.
         #[arg(long, value_name = "WASM")]
         wasm: PathBuf,
         /// The object's payload address (decimal, or hex with 0x), as `analyze` lists it.
@@ -123,7 +124,7 @@ pub enum HeapCommand {
         /// The version-2 memory dump.
         #[arg(value_name = "DUMP")]
         dump: PathBuf,
-        /// The wasm binary with WARPO-shaped DWARF.
+        /// The wasm binary: with WARPO-shaped DWARF, or built with `asc --debug`.
         #[arg(long, value_name = "WASM")]
         wasm: PathBuf,
         /// Where to write the snapshot (written whole or not at all).
@@ -225,7 +226,7 @@ impl std::fmt::Write for FmtFile {
 /// into place only when complete; returns the line to print.
 fn write_snapshot(dump: &[u8], wasm: &[u8], output: &Path) -> Result<String, String> {
     let dump = heap::Dump::parse(dump).map_err(|e| e.to_string())?;
-    let analyzer = heap::Analyzer::new(wasm).map_err(|e| e.to_string())?;
+    let analyzer = heap::Analyzer::load(wasm).map_err(|e| e.to_string())?;
     let mut tmp = output.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);
@@ -275,9 +276,27 @@ fn top(value: Option<&String>) -> Result<Option<usize>, HeapError> {
     value.map(|v| parse_top(v)).transpose()
 }
 
+/// `heap::analyze` with [`heap::Analyzer::load`]: the dump header, then the wasm (its DWARF, or
+/// the runtime's visitors), then the analysis (WARPO's order).
+fn analyze(dump: &[u8], wasm: &[u8]) -> Result<heap::Snapshot, HeapError> {
+    let dump = heap::Dump::parse(dump)?;
+    heap::Analyzer::load(wasm)?.analyze(&dump)
+}
+
+/// `heap::diff` with [`heap::Analyzer::load`], in WARPO's order: the baseline is analysed
+/// completely before the current dump is read.
+fn diff(before: &[u8], after: &[u8], wasm: &[u8]) -> Result<heap::Comparison, HeapError> {
+    let before = heap::Dump::parse(before)?;
+    let analyzer = heap::Analyzer::load(wasm)?;
+    let before = analyzer.analyze(&before)?;
+    let after = analyzer.analyze(&heap::Dump::parse(after)?)?;
+    Ok(heap::views::compare(&before, &after))
+}
+
 /// Runs a `heap` subcommand: the JSON text on success, WARPO's message on failure, in WARPO's
 /// order: `--top` is checked before any file is read; then the analysis
-/// (`qip_memory::heap::analyze` / `diff`), then `--sort`.
+/// (`qip_memory::heap::analyze` / `diff`, reading the wasm with `Analyzer::load`), then
+/// `--sort`.
 pub fn run(cmd: &HeapCommand) -> Result<String, String> {
     match cmd {
         HeapCommand::Analyze { dump, wasm, sort, top: n, format } => {
@@ -285,7 +304,7 @@ pub fn run(cmd: &HeapCommand) -> Result<String, String> {
             let dump = read(dump, "dump file")?;
             let wasm = read(wasm, "wasm file")?;
             let go = || -> Result<String, HeapError> {
-                let mut snap = heap::analyze(&dump, &wasm)?;
+                let mut snap = analyze(&dump, &wasm)?;
                 snap.sort_and_truncate(ConstructorSort::parse(sort)?, n);
                 Ok(match format {
                     Format::Json => snapshot_json(&snap),
@@ -300,7 +319,7 @@ pub fn run(cmd: &HeapCommand) -> Result<String, String> {
             let after = read(after, "current dump file")?;
             let wasm = read(wasm, "wasm file")?;
             let go = || -> Result<String, HeapError> {
-                let mut c = heap::diff(&before, &after, &wasm)?;
+                let mut c = diff(&before, &after, &wasm)?;
                 c.sort_and_truncate(ComparisonSort::parse(sort)?, n);
                 Ok(match format {
                     Format::Json => comparison_json(&c),
@@ -314,7 +333,7 @@ pub fn run(cmd: &HeapCommand) -> Result<String, String> {
             let wasm = read(wasm, "wasm file")?;
             let go = || -> Result<String, HeapError> {
                 let dump = heap::Dump::parse(&dump)?;
-                let view = heap::Analyzer::new(&wasm)?.dominators(&dump, *depth as usize, *top as usize)?;
+                let view = heap::Analyzer::load(&wasm)?.dominators(&dump, *depth as usize, *top as usize)?;
                 Ok(match format {
                     Format::Json => view.to_json(),
                     Format::Table => view.to_table().trim_end_matches('\n').to_string(),
@@ -340,7 +359,7 @@ pub fn run(cmd: &HeapCommand) -> Result<String, String> {
             };
             let go = || -> Result<String, HeapError> {
                 let dump = heap::Dump::parse(&dump)?;
-                let view = heap::Analyzer::new(&wasm)?.retainers(&dump, &target, *paths as usize)?;
+                let view = heap::Analyzer::load(&wasm)?.retainers(&dump, &target, *paths as usize)?;
                 Ok(match format {
                     Format::Json => view.to_json(),
                     Format::Table => view.to_table().trim_end_matches('\n').to_string(),
