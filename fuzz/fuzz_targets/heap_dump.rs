@@ -12,9 +12,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use qip_memory::heap::dump::write_dump;
-use qip_memory::heap::retainers::Target;
-use qip_memory::heap::{Analyzer, Dump, comparison_json, snapshot_json, views};
+use qip_memory::heap::{Analyzer, Dump};
+
+#[path = "common/heap_views.rs"]
+mod heap_views;
 
 fn cstr(out: &mut Vec<u8>, s: &str) {
     out.extend_from_slice(s.as_bytes());
@@ -71,50 +72,8 @@ fn module() -> Vec<u8> {
 
 fuzz_target!(|data: &[u8]| {
     let _ = Dump::parse(data);
-    if data.len() < 5 {
-        return;
-    }
-    let heap_base = u32::from(u16::from_le_bytes([data[0], data[1]]));
-    let stack_pointer = u32::from(u16::from_le_bytes([data[2], data[3]]));
-    let n = usize::from(data[4] % 4);
-    let rest = &data[5..];
-    let globals: Vec<u32> =
-        rest.chunks_exact(4).take(n).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
-    let memory = &rest[(4 * globals.len()).min(rest.len())..];
-    let dump = write_dump(0, heap_base, stack_pointer, &globals, memory);
+    let Some(dump) = heap_views::dump_from(data) else { return };
     let wasm = module();
     let analyzer = Analyzer::new(&wasm).expect("the fixed module is valid");
-    let parsed = Dump::parse(&dump).expect("a valid header");
-    if let Ok(snap) = analyzer.analyze(&parsed) {
-        let shallow: u64 = snap.constructors.iter().map(|r| r.total_shallow_size).sum();
-        assert_eq!(shallow, snap.total_live_size);
-        for r in &snap.constructors {
-            assert!(r.instances.iter().all(|i| i.retained_size >= i.shallow_size));
-            assert_eq!(r.count as usize, r.instances.len());
-        }
-        let _ = snapshot_json(&snap);
-        let c = views::compare(&snap, &snap);
-        assert!(c.constructors.is_empty());
-        let _ = comparison_json(&c);
-
-        let view = analyzer.dominators(&parsed, 3, 4).expect("the same dump analyses again");
-        if view.omitted_roots == 0 {
-            assert_eq!(view.roots.iter().map(|r| r.retained_size).sum::<u64>(), snap.total_live_size);
-        }
-        let _ = (view.to_json(), view.to_table());
-        for inst in snap.constructors.iter().flat_map(|r| r.instances.iter()).take(64) {
-            let v = analyzer.retainers(&parsed, &Target::Address(inst.address), 2).expect("a live object");
-            assert!(v.object.distance.is_some(), "a live object has a distance");
-            assert_eq!(v.object.retained_size, inst.retained_size);
-            for p in &v.paths {
-                assert_eq!(p.steps.last().map(|s| s.object.address), Some(inst.address));
-            }
-            let _ = (v.to_json(), v.to_table());
-        }
-        let mut text = String::new();
-        analyzer.heapsnapshot(&parsed, &mut text).expect("the snapshot of an analysed dump");
-        let nodes = text.split("\n\"edges\"").next().unwrap_or("").matches('\n').count();
-        let live: u64 = snap.constructors.iter().map(|r| r.count).sum();
-        assert_eq!(nodes as u64, live + 1, "one node line per live object and the root");
-    }
+    heap_views::check(&analyzer, &Dump::parse(&dump).expect("a valid header"));
 });
