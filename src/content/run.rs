@@ -215,7 +215,7 @@ pub fn run<O: Observer>(
             _ => None,
         };
         let Some(t) = t else { return bad(format!("{name} is not a (T) -> T setter of a scalar type")) };
-        let value = match uniforms::parse_value(t, u.value) {
+        let value = match uniforms::parse_target_value(t, u.value) {
             Ok(v) => v,
             Err(e) => return bad(format!("uniform {:?}: {e}", u.key)),
         };

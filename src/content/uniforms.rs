@@ -4,8 +4,10 @@
 //!   raw bytes together with the scalar type of the target's setter `uniform_set_<key>`.
 //! * Output: whether the key is valid ([`valid_key`]) and the typed value ([`parse_value`]).
 //!
-//! Value parsing mirrors the **Go `qip run` host column** of the A.7 table exactly (the memory
-//! tools and the native CLI accept what `qip run -u` accepts):
+//! Two sets of rules (docs/uniforms.md): [`parse_target_value`] for the uniforms our Content
+//! components pass to the target they interpret, as QIP's Content interpreter wrapper parses
+//! them; [`parse_value`] for `qip-memory run`, which stands in for Go `qip run`. The rest of
+//! this page describes [`parse_value`], which mirrors the **Go `qip run` host column**:
 //!
 //! | type | accepted text |
 //! | --- | --- |
@@ -198,6 +200,71 @@ pub fn parse_value(ty: ScalarType, text: &[u8]) -> Result<UniformValue, UniformE
     }
 }
 
+/// Parses a value for a target's setter as QIP's Content interpreter wrapper does (the target
+/// column of docs/uniforms.md; the Content components and the CLI's `-u`
+/// for a target use it, the `run` host keeps [`parse_value`], Go `qip run`'s rules):
+///
+/// * `i32`: unsigned decimal first; when that fails and the text starts with `0x`/`0X`,
+///   unsigned hexadecimal of the rest; 0…4,294,967,295. No sign, no spaces.
+/// * `i64`: `0x`/`0X` then unsigned 64-bit hexadecimal, taken as its bit pattern
+///   (`0xffffffffffffffff` is −1; a signed hex like `-0x10` is refused); else signed decimal
+///   with an optional `+`/`-`, in `i64::MIN..=i64::MAX`.
+/// * In both, `_` may stand between digits, not first or last (Zig's integer parser:
+///   `1_000`, `1__0`; not `_1`, `1_`).
+/// * `f32`, `f64`: as [`parse_value`], except that a finite text beyond the largest finite
+///   value is ±infinity, not an error.
+///
+/// # Errors
+/// As [`parse_value`]: not UTF-8, not a number of the type, out of range.
+pub fn parse_target_value(ty: ScalarType, text: &[u8]) -> Result<UniformValue, UniformError> {
+    if let Err(e) = core::str::from_utf8(text) {
+        return Err(UniformError { offset: e.valid_up_to(), kind: UniformErrorKind::NotUtf8 });
+    }
+    let float = |format: &FloatFormat| match parse_float(text, format) {
+        Err(UniformError { kind: UniformErrorKind::OutOfRange, .. }) => {
+            Ok(format.infinity_bits(text.first() == Some(&b'-')))
+        }
+        other => other,
+    };
+    match ty {
+        ScalarType::I32 => {
+            let n = match zig_unsigned(text, false, u64::from(u32::MAX), 0) {
+                Err(e) if has_hex_prefix(text) && e.kind == UniformErrorKind::Syntax => {
+                    zig_unsigned(&text[2..], true, u64::from(u32::MAX), 2)?
+                }
+                other => other?,
+            };
+            Ok(UniformValue::I32(u32::try_from(n).map_err(|_| out_of_range())?))
+        }
+        ScalarType::I64 => {
+            if has_hex_prefix(text) {
+                return Ok(UniformValue::I64(zig_unsigned(&text[2..], true, u64::MAX, 2)?.cast_signed()));
+            }
+            let (neg, at) = match text.first() {
+                Some(b'-') => (true, 1),
+                Some(b'+') => (false, 1),
+                _ => (false, 0),
+            };
+            let magnitude = zig_unsigned(&text[at..], false, 1 << 63, at)?;
+            let v = if neg { -i128::from(magnitude) } else { i128::from(magnitude) };
+            Ok(UniformValue::I64(i64::try_from(v).map_err(|_| out_of_range())?))
+        }
+        ScalarType::F32 => float(&F32_FORMAT)
+            .map(|bits| UniformValue::F32(f32::from_bits(u32::try_from(bits).unwrap_or(F32_FORMAT_NAN)))),
+        ScalarType::F64 => float(&F64_FORMAT).map(|bits| UniformValue::F64(f64::from_bits(bits))),
+    }
+}
+
+/// Zig's `parseUnsigned` in base 10 or 16: [`parse_unsigned`]'s digits with `_` allowed
+/// anywhere but first and last (`at` is `digits`' offset in the text, for error offsets).
+fn zig_unsigned(digits: &[u8], hex: bool, max: u64, at: usize) -> Result<u64, UniformError> {
+    match digits {
+        [b'_', ..] => Err(syntax(at)),
+        [.., b'_'] => Err(syntax(at + digits.len() - 1)),
+        _ => digits_value(digits, hex, max, at, true),
+    }
+}
+
 /// Whether `text` starts with `0x` or `0X`.
 fn has_hex_prefix(text: &[u8]) -> bool {
     matches!(text, [b'0', b'x' | b'X', ..])
@@ -208,6 +275,18 @@ fn has_hex_prefix(text: &[u8]) -> bool {
 /// `max` is a range error at the digit that overflows, whichever comes first). `at` is the
 /// offset of `digits` in the whole text, for error offsets.
 fn parse_unsigned(digits: &[u8], hex: bool, max: u64, at: usize) -> Result<u64, UniformError> {
+    digits_value(digits, hex, max, at, false)
+}
+
+/// One or more digits of base 10 or 16 (skipping `_` when `underscores`), left to right: a bad
+/// byte is a syntax error at its offset, a value above `max` a range error.
+fn digits_value(
+    digits: &[u8],
+    hex: bool,
+    max: u64,
+    at: usize,
+    underscores: bool,
+) -> Result<u64, UniformError> {
     if digits.is_empty() {
         return Err(syntax(at));
     }
@@ -215,6 +294,7 @@ fn parse_unsigned(digits: &[u8], hex: bool, max: u64, at: usize) -> Result<u64, 
     let mut n: u64 = 0;
     for (i, &c) in digits.iter().enumerate() {
         let d = match c {
+            b'_' if underscores => continue,
             b'0'..=b'9' => c - b'0',
             b'a'..=b'f' if hex => c - b'a' + 10,
             b'A'..=b'F' if hex => c - b'A' + 10,
@@ -546,6 +626,63 @@ mod tests {
 
     fn range() -> UniformError {
         UniformError { offset: 0, kind: UniformErrorKind::OutOfRange }
+    }
+
+    /// The 26 cases measured against QIP's Content interpreter wrapper: the six where Go
+    /// `qip run` differs, and twenty where they agree.
+    #[test]
+    fn target_values_as_the_content_interpreter_parses_them() {
+        let t = |ty, s: &str| parse_target_value(ty, s.as_bytes());
+        use ScalarType::{F32, F64, I32, I64};
+        // The six that differ from Go's column.
+        assert_eq!(t(I32, "1_000"), Ok(UniformValue::I32(1000)));
+        assert_eq!(parse_value(I32, b"1_000"), Err(syn(1)));
+        assert_eq!(t(I64, "1_0"), Ok(UniformValue::I64(10)));
+        assert_eq!(t(I64, "0xffffffffffffffff"), Ok(UniformValue::I64(-1)));
+        assert_eq!(parse_value(I64, b"0xffffffffffffffff"), Err(range()));
+        assert_eq!(t(F32, "1e39"), Ok(UniformValue::F32(f32::INFINITY)));
+        assert_eq!(t(F64, "1e309"), Ok(UniformValue::F64(f64::INFINITY)));
+        assert_eq!(t(F64, "-1e309"), Ok(UniformValue::F64(f64::NEG_INFINITY)));
+        assert_eq!(t(I64, "-0x10"), Err(syn(2)));
+        assert_eq!(parse_value(I64, b"-0x10"), Ok(UniformValue::I64(-16)));
+        // The twenty that agree.
+        for (ty, text, want) in [
+            (I32, "0XfF", Ok(UniformValue::I32(255))),
+            (I32, "0", Ok(UniformValue::I32(0))),
+            (I32, "4294967295", Ok(UniformValue::I32(u32::MAX))),
+            (I32, "4294967296", Err(range())),
+            (I32, "-1", Err(syn(0))),
+            (I32, "+5", Err(syn(0))),
+            (I32, " 5", Err(syn(0))),
+            (I32, "", Err(syn(0))),
+            (I32, "1.5", Err(syn(1))),
+            (I64, "+7", Ok(UniformValue::I64(7))),
+            (I64, "-9223372036854775808", Ok(UniformValue::I64(i64::MIN))),
+            (I64, "9223372036854775808", Err(range())),
+            (F32, "0x1p3", Ok(UniformValue::F32(8.0))),
+            (F32, "inf", Ok(UniformValue::F32(f32::INFINITY))),
+            (F32, "-0", Ok(UniformValue::F32(-0.0))),
+            (F64, "1_0.5", Ok(UniformValue::F64(10.5))),
+            (F64, "0.1", Ok(UniformValue::F64(0.1))),
+            (F64, "-inf", Ok(UniformValue::F64(f64::NEG_INFINITY))),
+            (F64, "1e", Err(syn(2))),
+        ] {
+            assert_eq!(t(ty, text), want, "{ty:?} {text:?}");
+            assert_eq!(parse_value(ty, text.as_bytes()), want, "{ty:?} {text:?} (Go agrees)");
+        }
+        // NaN: f32 bits 0x7fc0_0000 both ways.
+        let Ok(UniformValue::F32(nan)) = t(F32, "nan") else { panic!("nan") };
+        assert_eq!(nan.to_bits(), 0x7fc0_0000);
+        // Underscores: between digits only, in decimal and hex.
+        assert_eq!(t(I32, "1__0"), Ok(UniformValue::I32(10)));
+        assert_eq!(t(I32, "0xf_f"), Ok(UniformValue::I32(255)));
+        assert_eq!(t(I32, "_1"), Err(syn(0)));
+        assert_eq!(t(I32, "1_"), Err(syn(1)));
+        assert_eq!(t(I32, "0x_f"), Err(syn(2)));
+        assert_eq!(t(I64, "-_1"), Err(syn(1)));
+        assert_eq!(t(I64, "0x1_0000_0000_0000_0000"), Err(range()));
+        assert_eq!(t(I32, "0x1_0000_0000"), Err(range()));
+        assert_eq!(t(I32, "nope"), Err(syn(0)));
     }
 
     #[test]
