@@ -496,6 +496,68 @@ fn page_writes_csv_and_stats() {
     assert!(line.contains(" (mode 5): instruction budget exhausted"), "{line}");
 }
 
+/// Target uniforms follow QIP's Content interpreter (docs/uniforms.md): `1_000` is 1000 for
+/// an `i32` setter (Go `qip run` would refuse it). The setter traps unless it gets 1000.
+#[test]
+fn target_uniforms_are_parsed_like_the_content_interpreter() {
+    let d = dir("target_uniforms");
+    let t = module(
+        &d,
+        "want1000.wasm",
+        r#"(module
+  (memory (export "memory") 1 1)
+  (func (export "output_bytes_cap") (result i32) i32.const 16)
+  (func (export "uniform_set_k") (param i32) (result i32)
+    local.get 0 i32.const 1000 i32.ne if unreachable end local.get 0)
+  (func (export "render") (param i32) (result i64) i64.const 0))"#,
+    );
+    for value in ["1000", "1_000", "0x3e8", "0x3_e8"] {
+        let o = qip_memory(&["page-writes", &t, "-u", &format!("k={value}")]);
+        assert!(o.status.success(), "k={value}: {}", stderr(&o));
+    }
+    let line = one_line_failure(&qip_memory(&["page-writes", &t, "-u", "k=1_001"]));
+    assert!(line.contains("(mode 4)"), "a trap in the setter: {line}");
+    let line = one_line_failure(&qip_memory(&["page-writes", &t, "-u", "k=_1000"]));
+    assert!(line.contains("(mode 3)") && line.contains("not a number of the setter's type"), "{line}");
+}
+
+/// `thermal -o` writes KTX2 bytes, so a name with another extension is refused before
+/// anything runs, pointing at `--view` and `--png`; a clamped `--instruction-budget` is said.
+#[test]
+fn thermal_output_names_and_clamped_budgets_are_said() {
+    let d = dir("thermal_names");
+    let t = module(&d, "store.wasm", STORE_TARGET);
+    let png = d.join("qr.png");
+    let line = one_line_failure(&qip_memory(&["thermal", &t, "-o", png.to_str().unwrap()]));
+    let p = png.display();
+    assert_eq!(
+        line,
+        format!(
+            "qip-memory: -o {p} would hold KTX2 bytes (the measurement image): name it .ktx2, or use \
+             --view {p} for the labelled picture or --png {p} for the same pixels as PNG"
+        )
+    );
+    assert!(!png.exists());
+    // Any case of .ktx2 is a KTX2 name; the file starts with the KTX2 identifier.
+    let ktx2 = d.join("heat.KTX2");
+    let o = qip_memory(&["thermal", &t, "-o", ktx2.to_str().unwrap()]);
+    assert!(o.status.success() && o.stderr.is_empty(), "{}", stderr(&o));
+    assert_eq!(&std::fs::read(&ktx2).unwrap()[..12], b"\xabKTX 20\xbb\r\n\x1a\n");
+    // 0 and 2,000,000,000 are clamped to the component's range, and the CLI says so; a budget
+    // of 1 runs out in render's 5 instructions (mode 5).
+    let o = qip_memory(&["page-writes", &t, "--instruction-budget", "0"]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(e.starts_with("qip-memory: --instruction-budget 0 is below the least, 1: using 1\n"), "{e}");
+    assert!(e.contains("(mode 5): instruction budget exhausted"), "{e}");
+    let o = qip_memory(&["page-writes", &t, "--instruction-budget", "2000000000"]);
+    assert!(o.status.success());
+    assert_eq!(
+        stderr(&o),
+        "qip-memory: --instruction-budget 2000000000 is above the most, 1000000000: using 1000000000\n"
+    );
+}
+
 #[test]
 fn page_writes_rejections_are_one_line() {
     let d = dir("page_writes_rejections");
@@ -606,28 +668,81 @@ fn count_arguments_use_the_text_format_ranges() {
         "id.wasm",
         r#"(module
           (func (export "id32") (param i32) (result i32) local.get 0)
-          (func (export "id64") (param i64) (result i64) local.get 0))"#,
+          (func (export "id64") (param i64) (result i64) local.get 0)
+          (func (export "idf32") (param f32) (result f32) local.get 0)
+          (func (export "idf64") (param f64) (result f64) local.get 0))"#,
     );
     let result = |f: &str, arg: &str| {
         let o = qip_memory(&["count", &id, "--invoke", f, "--arg", arg]);
         let out = String::from_utf8(o.stdout.clone()).unwrap();
         (o.status.code(), out.lines().last().unwrap_or("").to_owned(), stderr(&o))
     };
-    // Signed, or unsigned up to 2^N − 1 as the same bits.
-    assert_eq!(result("id32", "i32:-2147483648").1, "result [I32(-2147483648)]");
-    assert_eq!(result("id32", "i32:4294967295").1, "result [I32(-1)]");
-    assert_eq!(result("id64", "i64:18446744073709551615").1, "result [I64(-1)]");
-    // Out of range: one line, nothing run.
-    for (f, arg) in
-        [("id32", "i32:4294967296"), ("id32", "i32:-2147483649"), ("id64", "i64:18446744073709551616")]
-    {
+    // Signed, or unsigned up to 2^N − 1 as the same bits; hex and `_` as in a .wat file.
+    assert_eq!(result("id32", "i32:-2147483648").1, "result i32:-2147483648");
+    assert_eq!(result("id32", "i32:4294967295").1, "result i32:-1");
+    assert_eq!(result("id32", "i32:0x7fff_ffff").1, "result i32:2147483647");
+    assert_eq!(result("id64", "i64:18446744073709551615").1, "result i64:-1");
+    assert_eq!(result("idf32", "f32:nan:0x200000").1, "result f32:nan:0x200000");
+    assert_eq!(result("idf32", "f32:0x1.8p0").1, "result f32:1.5");
+    assert_eq!(result("idf64", "f64:-inf").1, "result f64:-inf");
+    assert_eq!(result("idf64", "f64:0.1").1, "result f64:0.1");
+    // Out of range (f32:1e39 too, no silent infinity): one line, nothing run, no counters.
+    for (f, arg, reason) in [
+        ("id32", "i32:4294967296", "(constant out of range)"),
+        ("id32", "i32:-2147483649", "(constant out of range)"),
+        ("id64", "i64:18446744073709551616", "(constant out of range)"),
+        ("idf32", "f32:1e39", "(constant out of range)"),
+    ] {
         let (code, out, err) = result(f, arg);
         assert_eq!(code, Some(1), "{arg}");
         assert_eq!(out, "", "{arg}");
-        let ty = &arg[..3];
-        let v = &arg[4..];
-        assert_eq!(err, format!("qip-memory: argument {arg:?}: {v:?} is not a valid {ty}\n"));
+        let (ty, v) = arg.split_once(':').unwrap();
+        assert!(
+            err.starts_with(&format!(
+                "qip-memory: argument {arg:?}: {v:?} is not a valid {ty} constant of the text format ("
+            )),
+            "{err}"
+        );
+        assert!(err.contains(reason), "{arg}: {err}");
+        assert_eq!(err.matches('\n').count(), 1, "{err}");
     }
+}
+
+/// `count` reads text modules; a wrong `--invoke` lists what the module exports; a call that
+/// never starts (wrong arguments) prints its error alone, no counters or timing.
+#[test]
+fn count_takes_wat_and_says_what_it_can_call() {
+    let d = dir("count_wat");
+    let wat = d.join("add.wat");
+    std::fs::write(
+        &wat,
+        "(module (func (export \"add\") (param i32 i32) (result i32) local.get 0 local.get 1 i32.add)\n\
+         (func (export \"pi\") (result f64) f64.const 3.25) (memory (export \"m\") 1))",
+    )
+    .unwrap();
+    let w = wat.to_str().unwrap();
+    let o = qip_memory(&["count", w, "--invoke", "add", "--arg", "i32:2", "--arg", "i32:0x28"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(out.starts_with("instructions 4\n"), "{out}");
+    assert!(out.ends_with("result i32:42\n"), "{out}");
+    let o = qip_memory(&["count", w, "--invoke", "pi"]);
+    assert!(String::from_utf8(o.stdout).unwrap().ends_with("result f64:3.25\n"));
+    let line = one_line_failure(&qip_memory(&["count", w, "--invoke", "sub"]));
+    assert_eq!(
+        line,
+        format!(
+            "qip-memory: {w}: no exported function \"sub\" (exported: add (i32, i32) -> (i32), pi () -> (f64))"
+        )
+    );
+    let o = qip_memory(&["count", w, "--invoke", "add", "--arg", "i32:2"]);
+    let line = one_line_failure(&o);
+    assert!(line.starts_with(&format!("qip-memory: {w}: add: ")), "{line}");
+    assert!(o.stdout.is_empty());
+    // Text that does not compile: one line with wat's line and column.
+    let broken = file(&d, "broken.wat", b"(module (func (result i32) i32.const))");
+    let line = one_line_failure(&qip_memory(&["count", &broken, "--invoke", "f"]));
+    assert!(line.starts_with(&format!("qip-memory: {broken}: ")) && line.contains(":1:"), "{line}");
 }
 
 #[test]

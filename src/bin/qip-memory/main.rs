@@ -156,12 +156,13 @@ struct Cli {
 enum Command {
     /// Run an exported function in the bounded interpreter and print its counters.
     Count {
-        /// The module (binary .wasm).
+        /// The module: binary (.wasm) or text (.wat, or a .wast holding one module).
         wasm: PathBuf,
         /// The exported function to call.
         #[arg(long, default_value = "run")]
         invoke: String,
-        /// An argument, as `i32:5`, `i64:-1`, `f32:1.5` or `f64:2`; repeat in parameter order.
+        /// An argument, a text-format constant as `TYPE:VALUE` (`i32:0x10`, `i64:-1`, `f32:1.5`,
+        /// `f64:nan:0x1`, `v128:i32x4 1 2 3 4`); repeat in parameter order.
         #[arg(long = "arg")]
         args: Vec<String>,
         /// Most instructions to execute (default: unlimited).

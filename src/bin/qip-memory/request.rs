@@ -99,8 +99,15 @@ pub fn rejected(r: Rejection) -> Failure {
     Failure::new(format!("rejected at request offset {} (mode {}): {}", r.offset, r.mode, r.message))
 }
 
-/// Saturates a budget option to the uniform's `u32` (the library then clamps it to
-/// 1…1,000,000,000 like the component's setter).
+/// The `--instruction-budget` option as the uniform's value, clamped to 1…1,000,000,000 like
+/// the component's setter; a clamped value is said on stderr (one line), not applied silently.
 pub fn budget(v: u64) -> u32 {
-    u32::try_from(v).unwrap_or(u32::MAX)
+    let max = u64::from(qip_memory::tools::page_writes::MAX_BUDGET);
+    let clamped = v.clamp(1, max);
+    if clamped != v {
+        let why = if v < 1 { "below the least, 1" } else { "above the most, 1000000000" };
+        crate::out::stderr(&format!("qip-memory: --instruction-budget {v} is {why}: using {clamped}\n"));
+    }
+    // `clamped` ≤ 1,000,000,000 fits.
+    u32::try_from(clamped).unwrap_or(u32::MAX)
 }

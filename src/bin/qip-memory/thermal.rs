@@ -38,6 +38,9 @@ pub struct Args<'a> {
 /// Runs `thermal`: writes the requested files; with `--stats` prints the tile pages, the image
 /// totals, the bytes with the most instructions and the run's counters to stderr.
 pub fn main(args: &Args<'_>) -> Result<(), Failure> {
+    if let Some(path) = args.ktx2 {
+        check_ktx2_name(path)?;
+    }
     let body = args.target.body()?;
     let options =
         Options { budget: budget(args.budget), normalize: args.normalize, first_page: args.first_page };
@@ -80,4 +83,21 @@ pub fn main(args: &Args<'_>) -> Result<(), Failure> {
         crate::print_counters(&out.counters);
     }
     Ok(())
+}
+
+/// `-o` writes KTX2 bytes: a name ending in anything but `.ktx2` (any case) would hide them
+/// behind the wrong extension (`-o qr.png` made a "PNG" no viewer opens), so it is refused
+/// before anything runs, pointing at the options that write PNG.
+fn check_ktx2_name(path: &Path) -> Result<(), Failure> {
+    let is_ktx2 = path.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("ktx2"));
+    if is_ktx2 {
+        return Ok(());
+    }
+    Err(Failure::new(format!(
+        "-o {} would hold KTX2 bytes (the measurement image): name it .ktx2, or use --view {} for the \
+         labelled picture or --png {} for the same pixels as PNG",
+        path.display(),
+        path.with_extension("png").display(),
+        path.with_extension("png").display()
+    )))
 }
