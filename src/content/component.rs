@@ -1,9 +1,9 @@
-//! The exports every QIP Content component of this project shares (`qip-content.md` A.2–A.6),
+//! The exports every QIP Content component of this project shares (docs/content.md),
 //! written once as the macro [`content_component!`](crate::content_component) and called by
 //! the three crates in `components/`:
 //!
 //! * the input buffer and its capacity (`input_ptr`, `input_bytes_cap`), the mutable 70-byte
-//!   multipart content-type slot (`input_content_type_ptr`, `input_content_type_size`, A.6.1,
+//!   multipart content-type slot (`input_content_type_ptr`, `input_content_type_size`, docs/request.md,
 //!   read with volatile loads on every call because a host may rewrite its UUID);
 //! * the output content type and capacity (`output_content_type_ptr`,
 //!   `output_content_type_size`, and `output_utf8_cap` for text or `output_bytes_cap` for
@@ -11,7 +11,7 @@
 //! * `render(len)`: the previous output is dropped first (the host copied it after the last
 //!   call, and large tools need its memory), then the tool's function runs on the request
 //!   and the slot; an output above the capacity becomes a rejection of the component's own
-//!   mode at offset `len` (the request's end), a rejection becomes `1 << 63 | detail` (A.5);
+//!   mode at offset `len` (the request's end), a rejection becomes `1 << 63 | detail`;
 //!   `len` above the capacity is the only trap;
 //! * the global allocator: `talc` over a fixed static arena (so the module's memory has
 //!   min = max and no `memory.grow`), and a panic handler that traps.
@@ -34,7 +34,7 @@ pub mod __private {
 ///     output_cap: output_utf8_cap = 1 << 20, // getter name and capacity in bytes
 ///     output_type: b"text/csv",           // the output content type
 ///     arena: 240 << 20,                   // heap bytes of the allocator's static arena
-///     oversize_mode: 9,                   // rejection mode of an output above the capacity
+///     oversize_mode: 9,                   // rejection mode of an output above the capacity (tools::modes)
 ///     render: run,                        // fn(&[u8], &[u8; 70]) -> Result<Vec<u8>, Rejection>
 /// }
 /// ```
@@ -57,7 +57,7 @@ macro_rules! content_component {
         const ARENA_BYTES: usize = $arena;
 
         static mut INPUT: [u8; INPUT_CAP] = [0; INPUT_CAP];
-        /// The multipart content-type slot; a host may rewrite its 36 UUID bytes (A.6.1).
+        /// The multipart content-type slot; a host may rewrite its 36 UUID bytes.
         static mut INPUT_TYPE: [u8; 70] =
             *b"multipart/form-data;boundary=uuid-00000000-0000-0000-0000-000000000000";
         static OUTPUT_TYPE: &[u8] = $output_type;
@@ -123,7 +123,7 @@ macro_rules! content_component {
                 core::arch::wasm32::unreachable();
             }
             // SAFETY: single-threaded; the slot is read with volatile loads because a host may
-            // rewrite it between calls (A.6.1).
+            // rewrite it between calls.
             let slot: [u8; 70] = unsafe { core::ptr::read_volatile(&raw const INPUT_TYPE) };
             // SAFETY: the host wrote `len <= INPUT_CAP` bytes; nothing else aliases INPUT
             // during render.
@@ -143,15 +143,15 @@ macro_rules! content_component {
                     (((output.as_ptr() as u64) << 32) | output.len() as u64) as i64
                 }
                 Ok(bytes) => {
-                    let r = $crate::tools::Rejection {
-                        offset: len as u32,
-                        mode: $oversize_mode,
-                        message: $crate::content::component::__private::format!(
+                    let r = $crate::tools::Rejection::new(
+                        len as u32,
+                        $oversize_mode,
+                        $crate::content::component::__private::format!(
                             "an output of {} bytes exceeds the output capacity of {} bytes",
                             bytes.len(),
                             OUTPUT_CAP
                         ),
-                    };
+                    );
                     r.render_result() as i64
                 }
                 Err(r) => r.render_result() as i64,

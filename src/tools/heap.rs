@@ -19,27 +19,16 @@
 //!
 //! # Rejections
 //!
-//! `detail = offset * 10 + mode` ([`FAILURE_MODES`] = 10, the style of `memory-tools.md` 1.1),
-//! `offset` a byte offset into the request:
-//!
-//! | mode | meaning | offset points at |
-//! | ---: | --- | --- |
-//! | 0 | malformed multipart request, or fields other than the two sets above | the first byte that broke the grammar; the part start of an unknown or repeated field; the closing delimiter line when a field is missing |
-//! | 1 | a dump is not a version-2 dump (the four messages of `heap-analyzer.md` A.1) | the start of that dump's part |
-//! | 2 | the wasm binary cannot be read (`Failed to parse wasm binary`) | the start of the `wasm` part |
-//! | 3 | the wasm binary lacks `debug_abbrev` or `debug_info` | the start of the `wasm` part |
-//! | 4 | the DWARF is invalid (`heap-analyzer.md` B.1 messages, or gimli's) | the start of the `wasm` part |
-//! | 5 | a dump is not a consistent heap (a block or array header past the end of memory, more slots claimed than memory holds) | the dump part's byte of the bad word (part start + 24 + 4N + address), or the part start |
-//! | 6 | a bad uniform value (a `sort` code outside the view's table) | the end of the request (`input_size`) |
-//! | 7 | the JSON is larger than the output capacity | the end of the request |
-//!
-//! Modes 8 and 9 are unused.
+//! `detail = offset * 10 + mode` ([`FAILURE_MODES`] = 10), `offset` a byte offset into the
+//! request; the modes are the rows of [`MODES`] (rendered in docs/rejections.md). Modes 8 and
+//! 9 are unused.
 
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::Rejection;
+use super::modes::Mode;
 use super::request::unbuildable;
 use crate::content::form::{self, DEFAULT_BOUNDARY, FieldSource};
 use crate::content::multipart::{self, MultipartError, MultipartErrorKind, Part};
@@ -50,21 +39,48 @@ use crate::heap::{
 /// Failure modes per input offset of the heap analyzer component.
 pub const FAILURE_MODES: u32 = 10;
 
-/// The sentences of the rejection modes (the table in the module documentation), by mode.
-const DESCRIPTIONS: [&str; 8] = [
-    "the request is not a valid multipart request with fields wasm and dump, or wasm, before and after; the offset points at the first byte that broke the grammar, the offending part or the closing boundary",
-    "a dump is not a version-2 heap dump; the offset is the start of that dump's part",
-    "the wasm binary cannot be read; the offset is the start of the wasm part",
-    "the wasm binary has no debug_abbrev or debug_info section; the offset is the start of the wasm part",
-    "the wasm binary's DWARF is invalid; the offset is the start of the wasm part",
-    "a dump is not a consistent AssemblyScript heap; the offset points at the bad word in that dump's part, or at the part's start",
-    "the sort uniform has a code outside the view's table; the offset is the end of the request",
-    "the JSON is larger than the output capacity; the offset is the end of the request",
-];
+/// Mode 0: the request does not parse, or holds neither field set.
+pub const MALFORMED: Mode = Mode {
+    number: 0,
+    cause: "malformed multipart request, not one of the two field sets, or files that cannot be \
+            written as one (a file containing the boundary's delimiter line)",
+    offset: "first byte that broke the grammar, the unexpected part, or the closing line when a field \
+             is missing; 0 when the request cannot be written",
+};
+/// Mode 1: a dump is not a version-2 heap dump.
+pub const BAD_DUMP: Mode =
+    Mode { number: 1, cause: "bad dump (WARPO's four dump messages)", offset: "that dump part's body start" };
+/// Mode 2: the wasm binary does not parse.
+pub const BAD_WASM: Mode =
+    Mode { number: 2, cause: "the wasm part is not a readable module", offset: "wasm part's body start" };
+/// Mode 3: the wasm binary has no DWARF to take the layouts from.
+pub const NO_DEBUG_INFO: Mode =
+    Mode { number: 3, cause: "no `debug_abbrev` / `debug_info` section", offset: "wasm part's body start" };
+/// Mode 4: the DWARF cannot be read.
+pub const BAD_DWARF: Mode = Mode { number: 4, cause: "invalid DWARF", offset: "wasm part's body start" };
+/// Mode 5: the dump's heap is not consistent.
+pub const BAD_HEAP: Mode = Mode {
+    number: 5,
+    cause: "the heap is inconsistent (a block or payload word past memory, a scan limit)",
+    offset: "offending word in the dump part (part start + 24 + 4N + address), or the part's start",
+};
+/// Mode 6: a uniform (or option) value outside its table.
+pub const BAD_UNIFORM: Mode = Mode {
+    number: 6,
+    cause: "`sort` code outside the view's table (the component-model interface: `top` of 0)",
+    offset: "request length",
+};
+/// Mode 7: the JSON does not fit the output.
+pub const OUTPUT_TOO_LARGE: Mode =
+    Mode { number: 7, cause: "the JSON exceeds the output capacity", offset: "request length" };
 
-/// The sentence for rejection `mode` of the heap analyzer component (no trailing period).
-pub fn mode_description(mode: u32) -> &'static str {
-    usize::try_from(mode).ok().and_then(|m| DESCRIPTIONS.get(m)).copied().unwrap_or("unknown rejection mode")
+/// The heap analyzer's table, in mode order (`MODES[m].number == m`).
+pub const MODES: [Mode; 8] =
+    [MALFORMED, BAD_DUMP, BAD_WASM, NO_DEBUG_INFO, BAD_DWARF, BAD_HEAP, BAD_UNIFORM, OUTPUT_TOO_LARGE];
+
+/// The sentence for rejection `mode` of the heap analyzer ([`MODES`]).
+pub fn mode_description(mode: u32) -> String {
+    super::modes::describe(&MODES, mode)
 }
 
 /// Which JSON a request asks for.
@@ -103,17 +119,17 @@ pub fn error_mode(e: &HeapError) -> Option<u32> {
         HeapError::DumpTooSmall { .. }
         | HeapError::InvalidMagic { .. }
         | HeapError::UnsupportedVersion { .. }
-        | HeapError::DumpTooSmallForGlobals { .. } => 1,
-        HeapError::WasmParse => 2,
-        HeapError::MissingDebugAbbrev | HeapError::MissingDebugInfo => 3,
+        | HeapError::DumpTooSmallForGlobals { .. } => BAD_DUMP.number,
+        HeapError::WasmParse => BAD_WASM.number,
+        HeapError::MissingDebugAbbrev | HeapError::MissingDebugInfo => NO_DEBUG_INFO.number,
         HeapError::StringNotFound { .. }
         | HeapError::UnknownAbbreviation { .. }
         | HeapError::UnsupportedForm { .. }
         | HeapError::UnsupportedAddressSize { .. }
-        | HeapError::Dwarf { .. } => 4,
+        | HeapError::Dwarf { .. } => BAD_DWARF.number,
         HeapError::BlockHeaderOutOfBounds { .. }
         | HeapError::PayloadOutOfBounds { .. }
-        | HeapError::ScanLimitExceeded { .. } => 5,
+        | HeapError::ScanLimitExceeded { .. } => BAD_HEAP.number,
         _ => return None,
     })
 }
@@ -207,17 +223,17 @@ fn reject(
     image_start: usize,
     request_len: usize,
 ) -> Rejection {
-    let mode = error_mode(e).unwrap_or(6);
+    let mode = error_mode(e).unwrap_or(BAD_UNIFORM.number);
     let offset = match *e {
         HeapError::BlockHeaderOutOfBounds { block: a, .. }
         | HeapError::PayloadOutOfBounds { address: a, .. } => {
             let image_len = dump.bytes.len().saturating_sub(image_start) as u64;
             (dump.offset + image_start) as u64 + a.min(image_len)
         }
-        _ if mode == 1 || mode == 5 => dump.offset as u64,
+        _ if mode == BAD_DUMP.number || mode == BAD_HEAP.number => dump.offset as u64,
         _ => wasm.offset as u64,
     };
-    Rejection { offset: offset.min(request_len as u64) as u32, mode, message: e.to_string() }
+    Rejection::new(offset.min(request_len as u64) as u32, mode, e.to_string())
 }
 
 /// Parses the request (`content_type` is the 70-byte multipart slot as the host left it),
@@ -228,12 +244,10 @@ fn reject(
 /// A [`Rejection`] with the request offset and mode of the table in the module documentation.
 pub fn heap_json(request: &[u8], content_type: &[u8], sort: u32, top: u32) -> Result<String, Rejection> {
     let len = request.len();
-    let (view, f) = parse_request(request, content_type).map_err(|e| Rejection {
-        offset: e.offset.min(len) as u32,
-        mode: 0,
-        message: format!("malformed request: {e}"),
+    let (view, f) = parse_request(request, content_type).map_err(|e| {
+        Rejection::new(e.offset.min(len) as u32, MALFORMED.number, format!("malformed request: {e}"))
     })?;
-    let bad_uniform = |message: String| Rejection { offset: len as u32, mode: 6, message };
+    let bad_uniform = |message: String| Rejection::new(len as u32, BAD_UNIFORM.number, message);
     let wasm = f.wasm.unwrap_or(Part { bytes: &[], offset: 0 });
     let first = f.dump.or(f.before).unwrap_or(wasm);
     let first_dump = Dump::parse(first.bytes).map_err(|e| reject(&e, wasm, first, 0, len))?;
@@ -278,12 +292,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_mode_has_its_own_sentence() {
-        for m in 0..8 {
-            for n in 0..m {
-                assert_ne!(mode_description(m), mode_description(n));
+    fn rows_are_in_mode_order_and_distinct() {
+        for (m, row) in MODES.iter().enumerate() {
+            assert_eq!(row.number as usize, m);
+            for other in &MODES[..m] {
+                assert_ne!(row.cause, other.cause);
             }
         }
+        assert_eq!(
+            mode_description(2),
+            "the wasm part is not a readable module; the offset points at the wasm part's body start"
+        );
         assert_eq!(mode_description(8), "unknown rejection mode");
     }
 

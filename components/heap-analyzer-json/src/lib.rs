@@ -1,4 +1,4 @@
-//! `assemblyscript-heap-analyzer-json.wasm`: a QIP Content component (`qip-content.md` A)
+//! `assemblyscript-heap-analyzer-json.wasm`: a QIP Content component (docs/content.md)
 //! over `qip_memory::tools::heap`. Exports and buffers only; no logic of its own (the shared
 //! exports come from `qip_memory::content_component!`).
 //!
@@ -29,7 +29,7 @@ qip_memory::content_component! {
     output_cap: output_utf8_cap = 256 << 20,
     output_type: b"application/json",
     arena: 620 << 20,
-    oversize_mode: 7,
+    oversize_mode: qip_memory::tools::heap::OUTPUT_TOO_LARGE.number,
     render: run,
 }
 

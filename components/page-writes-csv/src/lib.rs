@@ -1,8 +1,8 @@
-//! `qip-interpret-memory-page-writes-csv.wasm`: a QIP Content component (`qip-content.md` A)
+//! `qip-interpret-memory-page-writes-csv.wasm`: a QIP Content component (docs/content.md)
 //! over `qip_memory::tools::page_writes`. Exports and buffers only; no logic of its own (the
 //! shared exports come from `qip_memory::content_component!`).
 //!
-//! * input: the multipart request (`memory-tools.md` 1), content type read from the mutable
+//! * input: the multipart request (docs/request.md), content type read from the mutable
 //!   70-byte slot on every call; capacity 9,469,952 bytes (1 MiB module + 8 MiB input + 32 KiB
 //!   multipart overhead, like the reference wrapper);
 //! * output: `text/csv`, UTF-8, at most 1 MiB (a larger table is rejected with mode 9 at the
@@ -24,7 +24,7 @@ qip_memory::content_component! {
     output_cap: output_utf8_cap = 1 << 20,
     output_type: b"text/csv",
     arena: 240 << 20,
-    oversize_mode: 9,
+    oversize_mode: qip_memory::tools::modes::LIMIT.number,
     render: run,
 }
 

@@ -1,4 +1,4 @@
-//! `qip-interpret-memory-report-html.wasm`: a QIP Content component (`qip-content.md` A) over
+//! `qip-interpret-memory-report-html.wasm`: a QIP Content component (docs/content.md) over
 //! `qip_memory::tools::report` (docs/report.md). Exports and buffers only; no logic of its own
 //! (the shared exports come from `qip_memory::content_component!`).
 //!
@@ -27,7 +27,7 @@ qip_memory::content_component! {
     output_cap: output_utf8_cap = 16 << 20,
     output_type: b"text/html",
     arena: 448 << 20,
-    oversize_mode: 9,
+    oversize_mode: qip_memory::tools::modes::LIMIT.number,
     render: run,
 }
 

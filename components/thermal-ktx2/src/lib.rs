@@ -1,18 +1,18 @@
-//! `qip-interpret-memory-thermal-ktx2.wasm`: a QIP Content component (`qip-content.md` A) over
+//! `qip-interpret-memory-thermal-ktx2.wasm`: a QIP Content component (docs/content.md) over
 //! `qip_memory::tools::thermal`. Exports and buffers only; no logic of its own (the shared
 //! exports come from `qip_memory::content_component!`).
 //!
-//! * input: the multipart request (`memory-tools.md` 1), content type read from the mutable
+//! * input: the multipart request (docs/request.md), content type read from the mutable
 //!   70-byte slot on every call; capacity 9,469,952 bytes (1 MiB module + 8 MiB input + 32 KiB
 //!   multipart overhead, like the reference wrapper);
-//! * output: `image/ktx2` in QIP's canonical RGBA8 sRGB layout (`qip-content.md` F.1), at most
+//! * output: `image/ktx2` in QIP's canonical RGBA8 sRGB layout (docs/heat-map.md), at most
 //!   224 + 4 · 256 · 8,192 = 8,388,832 bytes (32 tiles, so every heat map fits);
 //! * uniforms (all reset to their defaults after every render, rejections included):
 //!   `instruction_budget` (default 1,000,000, clamped to 1…1,000,000,000), `normalize`
 //!   (default 1; 0, or 1 for any nonzero value), `first_page` (default 0; negative values
 //!   apply as 0); each setter returns the applied value;
 //! * rejections: `failure_modes_per_input_offset() = 10`, `detail = offset * 10 + mode`
-//!   (`memory-tools.md` 1.1; mode 8: no page at or above `first_page` was read or written).
+//!   (docs/rejections.md; mode 8: no page at or above `first_page` was read or written).
 #![no_std]
 
 extern crate alloc;
@@ -29,7 +29,7 @@ qip_memory::content_component! {
     output_type: b"image/ktx2",
     arena: 360 << 20,
     // Unreachable: 32 tiles always fit.
-    oversize_mode: 9,
+    oversize_mode: qip_memory::tools::modes::LIMIT.number,
     render: run,
 }
 
