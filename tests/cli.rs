@@ -1,6 +1,6 @@
 //! The `qip-memory` binary end to end on small WAT modules: the `-F` body of `run` byte for
-//! byte (`qip-content.md` A.10), the host's memory policy (A.8), type tracking (A.9), uniforms
-//! (A.7), result decoding (A.5) and output writing; `page-writes --stats` and its rejection
+//! byte (docs/request.md), the host's memory policy, type tracking, uniforms, result decoding
+//! and output writing (docs/content.md); `page-writes --stats` and its rejection
 //! line. Every expected value is written out by hand.
 
 use std::path::{Path, PathBuf};
@@ -98,7 +98,7 @@ fn body_of(d: &Path, forms: &[&str]) -> Vec<u8> {
 #[test]
 fn form_text_field() {
     let d = dir("form_text_field");
-    // A.10: "--" B CRLF, the disposition line, an empty line, the body, CRLF, the closing line.
+    // "--" B CRLF, the disposition line, an empty line, the body, CRLF, the closing line.
     let expected: &[u8] = b"--uuid-00000000-0000-0000-0000-000000000000\r\n\
         Content-Disposition: form-data; name=\"input\"\r\n\
         \r\n\
@@ -190,7 +190,7 @@ fn form_errors() {
     let missing = d.join("missing.bin");
     let line = fails(&["run", "-F", &format!("a=@{}", missing.display()), &echo]);
     assert!(line.starts_with(&format!("qip-memory: cannot read {}: ", missing.display())), "{line}");
-    // A body holding a delimiter line of the boundary is refused (A.10).
+    // A body holding a delimiter line of the boundary is refused.
     let delim = "x\r\n--uuid-00000000-0000-0000-0000-000000000000\r\ny";
     // The argument is shown with its CR and LF escaped, so the reason stays on one line.
     assert_eq!(
@@ -202,7 +202,7 @@ fn form_errors() {
 #[test]
 fn memory_grow_and_imports_are_refused() {
     let d = dir("policy");
-    // memory.grow even with min == max (A.8).
+    // memory.grow even with min == max.
     let grow = module(
         &d,
         "grow.wasm",
@@ -259,7 +259,7 @@ fn utf8_output_gets_a_newline_and_types_are_tracked() {
     // Bytes output is written verbatim.
     let o = qip_memory(&["run", "-i", &input, &echo]);
     assert_eq!(o.stdout, "# Título\n".as_bytes());
-    // -F sets the multipart type, which a typed stage refuses (A.9 step 3).
+    // -F sets the multipart type, which a typed stage refuses.
     assert_eq!(
         one_line_failure(&qip_memory(&["run", "-F", "input=x", &md])),
         format!(
@@ -310,7 +310,7 @@ fn multipart_boundary_is_copied_between_stages() {
     let d = dir("slot");
     let producer = module(&d, "producer.wasm", SLOT_PRODUCER);
     let consumer = module(&d, "consumer.wasm", SLOT_CONSUMER);
-    // A.6.1: the host copies the producer's 36 UUID bytes into the consumer's slot.
+    // The host copies the producer's 36 UUID bytes into the consumer's slot.
     let o = qip_memory(&["run", &producer, &consumer]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(o.stdout, b"multipart/form-data;boundary=uuid-11111111-2222-3333-4444-555555555555");
@@ -489,11 +489,80 @@ fn page_writes_csv_and_stats() {
     // Without --stats nothing goes to stderr.
     let o = qip_memory(&["page-writes", &t]);
     assert!(o.status.success() && o.stderr.is_empty());
-    // Budget 4 (< 5 render instructions): exhausted in render, mode 5.
-    let o = qip_memory(&["page-writes", &t, "--instruction-budget", "4"]);
-    let line = one_line_failure(&o);
-    assert!(line.starts_with("qip-memory: rejected at request offset "), "{line}");
-    assert!(line.contains(" (mode 5): instruction budget exhausted"), "{line}");
+    // Budget 4 (< 5 render instructions): exhausted in render before its `end`, mode 5. The
+    // line names the function and the module offset in hex (the `end`'s, read by wasmparser);
+    // --stats prints the counters of the run so far first: 4 instructions, 1 write.
+    let bytes = std::fs::read(&t).unwrap();
+    let end = operator_offsets(&bytes, 2)[4];
+    let o = qip_memory(&["page-writes", &t, "--instruction-budget", "4", "--stats"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "instructions 4\ncalls 0\nindirect_calls 0\nreturns 0\nbranches 0\nloop_iterations 0\n\
+             memory_reads 0\nmemory_writes 1\n\
+             qip-memory: rejected at request offset {} (mode 5): instruction budget of 4 instructions \
+             exhausted in `render` (next instruction at module offset 0x{end:x}); raise it with \
+             --instruction-budget N (at most 1000000000)\n",
+            COMPONENT_START + end
+        )
+    );
+}
+
+/// The request's component part starts after this header block: the CLI sends every target as
+/// the file `target.wasm`, whatever its path.
+const COMPONENT_START: usize = "--uuid-00000000-0000-0000-0000-000000000000\r\n\
+    Content-Disposition: form-data; name=\"component\"; filename=\"target.wasm\"\r\n\
+    Content-Type: application/octet-stream\r\n\r\n"
+    .len();
+
+/// The module offset of every operator of defined function `index`, read by wasmparser.
+fn operator_offsets(module: &[u8], index: usize) -> Vec<usize> {
+    let mut bodies = Vec::new();
+    for p in wasmparser::Parser::new(0).parse_all(module) {
+        if let wasmparser::Payload::CodeSectionEntry(body) = p.unwrap() {
+            bodies.push(body);
+        }
+    }
+    let mut ops = bodies[index].get_operators_reader().unwrap();
+    let mut out = Vec::new();
+    while !ops.eof() {
+        out.push(ops.read_with_offset().unwrap().1 as usize);
+    }
+    out
+}
+
+/// A trap names the function by its `name`-section entry, else `func[N]`, with the module
+/// offset in hex and the instructions executed of the budget.
+#[test]
+fn traps_name_the_function() {
+    let d = dir("trap_names");
+    let wat = |callee: &str, id: &str| {
+        format!(
+            r#"(module
+  (memory (export "memory") 1 1)
+  (func (export "output_bytes_cap") (result i32) i32.const 16)
+  (func (export "render") (param i32) (result i64)
+    call {callee}                ;; 1
+    i64.const 0)
+  (func {id} unreachable))       ;; 2, the trap"#
+        )
+    };
+    for (file, callee, id, said) in
+        [("named.wasm", "$boom", "$boom", "`boom`"), ("unnamed.wasm", "2", "", "func[2]")]
+    {
+        let t = module(&d, file, &wat(callee, id));
+        let at = operator_offsets(&std::fs::read(&t).unwrap(), 2)[0];
+        let line = one_line_failure(&qip_memory(&["page-writes", &t]));
+        assert_eq!(
+            line,
+            format!(
+                "qip-memory: rejected at request offset {} (mode 4): target trapped in {said} at module \
+                 offset 0x{at:x}: unreachable, after 2 of 1000000 instructions",
+                COMPONENT_START + at
+            )
+        );
+    }
 }
 
 /// Target uniforms follow QIP's Content interpreter (docs/uniforms.md): `1_000` is 1000 for
@@ -549,7 +618,7 @@ fn thermal_output_names_and_clamped_budgets_are_said() {
     assert_eq!(o.status.code(), Some(1));
     let e = stderr(&o);
     assert!(e.starts_with("qip-memory: --instruction-budget 0 is below the least, 1: using 1\n"), "{e}");
-    assert!(e.contains("(mode 5): instruction budget exhausted"), "{e}");
+    assert!(e.contains("(mode 5): instruction budget of 1 instructions exhausted in `render`"), "{e}");
     let o = qip_memory(&["page-writes", &t, "--instruction-budget", "2000000000"]);
     assert!(o.status.success());
     assert_eq!(
@@ -562,11 +631,7 @@ fn thermal_output_names_and_clamped_budgets_are_said() {
 fn page_writes_rejections_are_one_line() {
     let d = dir("page_writes_rejections");
     let t = module(&d, "gen.wasm", STORE_TARGET);
-    // The request starts with the component part; its body starts after this header block.
-    let component_start = "--uuid-00000000-0000-0000-0000-000000000000\r\n\
-        Content-Disposition: form-data; name=\"component\"; filename=\"gen.wasm\"\r\n\
-        Content-Type: application/octet-stream\r\n\r\n"
-        .len();
+    let component_start = COMPONENT_START;
     // Input for a generator: mode 2 at the component part's start.
     let o = qip_memory(&["page-writes", &t, "--input", "x"]);
     assert_eq!(
@@ -745,6 +810,45 @@ fn count_takes_wat_and_says_what_it_can_call() {
     assert!(line.starts_with(&format!("qip-memory: {broken}: ")) && line.contains(":1:"), "{line}");
 }
 
+/// `count` names the function a trap or an exhausted budget stopped in, with the module
+/// offset in hex (read by wasmparser) and the instructions executed.
+#[test]
+fn count_traps_and_budgets_name_the_function() {
+    let d = dir("count_names");
+    let t = module(
+        &d,
+        "stop.wasm",
+        r#"(module
+          (func $spin (export "spin") (loop br 0))
+          (func $div (export "div") (result i32) i32.const 1 i32.const 0 i32.div_s))"#,
+    );
+    let bytes = std::fs::read(&t).unwrap();
+    let last = |o: &Output| stderr(o).lines().last().unwrap_or("").to_owned();
+    // i32.const, i32.const, i32.div_s: the third traps.
+    let o = qip_memory(&["count", &t, "--invoke", "div"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        last(&o),
+        format!(
+            "qip-memory: {t}: div: trapped in `div` at module offset 0x{:x}: integer divide by zero, \
+             after 3 instructions",
+            operator_offsets(&bytes, 1)[2]
+        )
+    );
+    // loop, then br 0 nine times: the next instruction is the br again.
+    let o = qip_memory(&["count", &t, "--invoke", "spin", "--instruction-budget", "10"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8(o.stdout.clone()).unwrap().starts_with("instructions 10\n"));
+    assert_eq!(
+        last(&o),
+        format!(
+            "qip-memory: {t}: spin: instruction budget of 10 instructions exhausted in `spin` (next \
+             instruction at module offset 0x{:x}); raise it with --instruction-budget N",
+            operator_offsets(&bytes, 0)[1]
+        )
+    );
+}
+
 #[test]
 fn a_closed_stdout_ends_quietly() {
     // `| head` closes the pipe: exit 0, nothing on stderr (as ripgrep); a full disk is a
@@ -792,18 +896,23 @@ fn module_errors_are_one_line() {
     );
 }
 
+/// Any file name works (the target goes out as `target.wasm`), and the request offsets do not
+/// depend on the path typed: a non-ASCII name and a long path give the same line.
 #[test]
-fn a_target_name_that_cannot_be_sent_is_named() {
-    // `-F component=@PATH` sends the file name; a non-ASCII one cannot be written (A.10).
+fn any_target_name_works_and_offsets_do_not_depend_on_it() {
     let d = dir("target_name");
-    let m = module(&d, "café.wasm", ECHO);
+    let m = module(&d, "café.wasm", STORE_TARGET);
+    std::fs::create_dir_all(d.join("a/much/longer/path")).unwrap();
+    let long = module(&d, "a/much/longer/path/store.wasm", STORE_TARGET);
     let o = qip_memory(&["page-writes", &m]);
-    assert_eq!(
-        one_line_failure(&o),
-        format!(
-            "qip-memory: cannot send {m}: its file name goes into the request as the part's filename \
-             (qip-content.md A.10) and must be printable ASCII without '\"' or '\\'; rename or copy the file"
-        )
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines: Vec<String> = [&m, &long]
+        .iter()
+        .map(|t| one_line_failure(&qip_memory(&["page-writes", t, "--input", "x"])))
+        .collect();
+    assert_eq!(lines[0], lines[1]);
+    assert!(
+        lines[0].starts_with(&format!("qip-memory: rejected at request offset {COMPONENT_START} (mode 2)"))
     );
 }
 

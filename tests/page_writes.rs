@@ -1,6 +1,6 @@
 //! The page table tool end to end at library level (`qip_memory::tools::page_writes`, the code
 //! path the component and the CLI share): CSV rows of WAT targets counted by hand, and every
-//! rejection mode of `memory-tools.md` 1.1 produced by a crafted request with its offset.
+//! rejection mode of docs/rejections.md produced by a crafted request with its offset.
 
 mod common;
 use common::instruction_offsets;
@@ -192,7 +192,7 @@ fn mode_9_limit() {
 
 #[test]
 fn detail_encoding() {
-    let r = Rejection { offset: 123, mode: 4, message: String::new() };
+    let r = Rejection::new(123, 4, String::new());
     assert_eq!(r.detail(), 1234);
     assert_eq!(r.render_result(), 0x8000_0000_0000_04d2);
 }

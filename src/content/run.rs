@@ -1,10 +1,10 @@
-//! Running a Content target in the bounded interpreter, in the order of `qip-content.md` B.2:
+//! Running a Content target in the bounded interpreter, in the order of docs/request.md, "The run":
 //! load and validate, check the contract, copy the input, apply the uniforms in sorted key
 //! order from one instruction budget, call `render(input_length)`, decode and validate the
-//! result (A.5, C.9).
+//! result (docs/content.md).
 //!
 //! Failures are classified by [`Cause`]; the tools turn a cause into a rejection mode and a
-//! request offset (`memory-tools.md` 1.1).
+//! request offset (docs/rejections.md).
 
 use alloc::format;
 use alloc::string::String;
@@ -26,7 +26,8 @@ pub struct TargetUniform<'a> {
     pub value: &'a [u8],
 }
 
-/// What went wrong, and where in its own terms; see `memory-tools.md` 1.1 for the modes.
+/// What went wrong, and where in its own terms; [`crate::tools::modes::of`] gives its
+/// rejection mode.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Cause {
     /// Mode 1: the module does not decode or validate; `offset` in the module.
@@ -46,6 +47,8 @@ pub enum Cause {
     Trap {
         /// Byte offset of the trapping instruction in the module.
         offset: u32,
+        /// Which trap.
+        kind: TrapKind,
     },
     /// Mode 5: the budget ran out; `offset` of the next instruction in the module.
     Budget {
@@ -66,33 +69,28 @@ pub enum Cause {
     Limit,
 }
 
-impl Cause {
-    /// The rejection mode of `memory-tools.md` 1.1.
-    pub fn mode(&self) -> u32 {
-        match self {
-            Cause::Invalid { .. } => 1,
-            Cause::Contract => 2,
-            Cause::Uniform { .. } => 3,
-            Cause::Trap { .. } => 4,
-            Cause::Budget { .. } => 5,
-            Cause::Rejected { .. } => 6,
-            Cause::Output => 7,
-            Cause::Limit => 9,
-        }
-    }
-}
-
-/// A failed run: its cause and a one-line reason.
+/// A failed run: its cause, a one-line reason, and where the target was when it stopped.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
     /// Classification and location.
     pub cause: Cause,
     /// What happened, in one line.
     pub message: String,
+    /// The index (imports first) of the function holding the trapping instruction, the next
+    /// instruction of an exhausted budget or the call past the stack limit.
+    pub function: Option<u32>,
+    /// The counters when the run stopped (setters and render together); `None` when the
+    /// target never ran (an invalid module, a contract violation, an instantiation trap).
+    pub counters: Option<Counters>,
 }
 
 fn fail<T>(cause: Cause, message: String) -> Result<T, Failure> {
-    Err(Failure { cause, message })
+    Err(Failure { cause, message, function: None, counters: None })
+}
+
+/// [`fail`] once `render` has returned: the counters of the whole run are known.
+fn fail_after<T>(counters: Counters, cause: Cause, message: String) -> Result<T, Failure> {
+    Err(Failure { cause, message, function: None, counters: Some(counters) })
 }
 
 /// A finished run.
@@ -112,21 +110,28 @@ pub struct Outcome {
     pub memory_bytes: u64,
 }
 
-fn exec_failure(e: ExecError) -> Failure {
-    match e {
-        ExecError::Trap(t) if t.kind == TrapKind::StackOverflow => Failure {
-            cause: Cause::Limit,
-            message: format!("call stack limit exceeded at offset {}", t.offset),
-        },
-        ExecError::Trap(t) => {
-            Failure { cause: Cause::Trap { offset: t.offset }, message: format!("target trapped: {t}") }
-        }
-        ExecError::BudgetExhausted { offset } => Failure {
-            cause: Cause::Budget { offset },
-            message: format!("instruction budget exhausted (next instruction at offset {offset})"),
-        },
-        ExecError::Signature(m) => Failure { cause: Cause::Contract, message: m },
-    }
+/// The failure of a call that stopped with `e`, with the function it stopped in (found from
+/// the module offset) and the counters so far.
+fn exec_failure(e: ExecError, module: &Module, counters: Option<Counters>) -> Failure {
+    let (cause, message, offset) = match e {
+        ExecError::Trap(t) if t.kind == TrapKind::StackOverflow => (
+            Cause::Limit,
+            format!("call stack limit exceeded at module offset 0x{:x}", t.offset),
+            Some(t.offset),
+        ),
+        ExecError::Trap(t) => (
+            Cause::Trap { offset: t.offset, kind: t.kind },
+            format!("target trapped: {} at module offset 0x{:x}", t.kind, t.offset),
+            Some(t.offset),
+        ),
+        ExecError::BudgetExhausted { offset } => (
+            Cause::Budget { offset },
+            format!("instruction budget exhausted (next instruction at module offset 0x{offset:x})"),
+            Some(offset),
+        ),
+        ExecError::Signature(m) => (Cause::Contract, m, None),
+    };
+    Failure { cause, message, function: offset.and_then(|o| module.function_at(o)), counters }
 }
 
 fn scalar_type(t: ValType) -> Option<ScalarType> {
@@ -193,7 +198,7 @@ pub fn run<O: Observer>(
     let instance: Instance = match store.instantiate_observed(module.clone(), &[], observer) {
         Ok(i) => i,
         Err(crate::wasm::InstantiateError::Limit(m)) => return fail(Cause::Limit, m),
-        Err(crate::wasm::InstantiateError::Exec(e)) => return Err(exec_failure(e)),
+        Err(crate::wasm::InstantiateError::Exec(e)) => return Err(exec_failure(e, &module, None)),
         Err(crate::wasm::InstantiateError::Link(m)) => return fail(Cause::Contract, m),
     };
     let memory = store.instance_memory(instance).expect("the contract requires a memory");
@@ -225,13 +230,16 @@ pub fn run<O: Observer>(
             UniformValue::F32(v) => Value::F32(v.to_bits()),
             UniformValue::F64(v) => Value::F64(v.to_bits()),
         };
-        store.call_observed(setter, &[arg], observer).map_err(exec_failure)?;
+        store
+            .call_observed(setter, &[arg], observer)
+            .map_err(|e| exec_failure(e, &module, Some(*store.counters())))?;
     }
     let render = store.get_func(instance, "render").expect("checked by the contract");
-    // A budget used up by the setters makes render exhaust at its first instruction (B.2 step 6).
+    // A budget used up by the setters makes render exhaust at its first instruction, as in QIP's wrapper.
     observer.begin_render(store.counters().instructions, contract.stack_pointer);
-    let result =
-        store.call_observed(render, &[Value::I32(input.len() as i32)], observer).map_err(exec_failure)?;
+    let result = store
+        .call_observed(render, &[Value::I32(input.len() as i32)], observer)
+        .map_err(|e| exec_failure(e, &module, Some(*store.counters())))?;
     let counters = *store.counters();
     let Some(Value::I64(r)) = result.first().copied() else { unreachable!("render returns i64") };
     let r = r as u64;
@@ -239,24 +247,34 @@ pub fn run<O: Observer>(
     let memory_bytes = data.len() as u64;
     if r >> 63 == 1 {
         if (r >> 32) & 0x7fff_ffff != 0 {
-            return fail(Cause::Output, format!("target rejection has nonzero reserved bits (0x{r:016x})"));
+            return fail_after(
+                counters,
+                Cause::Output,
+                format!("target rejection has nonzero reserved bits (0x{r:016x})"),
+            );
         }
         let detail = r as u32;
         return match contract.failure_modes {
             Some(n) if n > 0 => {
                 let (offset, mode) = (detail / n, detail % n);
                 if offset as usize > input.len() {
-                    return fail(
+                    return fail_after(
+                        counters,
                         Cause::Output,
-                        format!("target rejected at offset {offset}, past the input's {} bytes", input.len()),
+                        format!(
+                            "target rejected at input offset {offset}, past the input's {} bytes",
+                            input.len()
+                        ),
                     );
                 }
-                fail(
+                fail_after(
+                    counters,
                     Cause::Rejected { offset: Some(offset), mode: Some(mode) },
-                    format!("target rejected its input at offset {offset} (mode {mode})"),
+                    format!("target rejected its input at input offset {offset} (its mode {mode})"),
                 )
             }
-            _ => fail(
+            _ => fail_after(
+                counters,
                 Cause::Rejected { offset: None, mode: None },
                 format!("target rejected its input (detail {detail})"),
             ),
@@ -264,20 +282,23 @@ pub fn run<O: Observer>(
     }
     let (ptr, size) = (((r >> 32) & 0x7fff_ffff) as u32, r as u32);
     if size > contract.output_cap {
-        return fail(
+        return fail_after(
+            counters,
             Cause::Output,
             format!("output of {size} bytes exceeds the target's capacity of {}", contract.output_cap),
         );
     }
     if ptr as u64 + size as u64 > memory_bytes {
-        return fail(
+        return fail_after(
+            counters,
             Cause::Output,
             format!("output [{ptr}, {}) lies outside the target's memory", ptr as u64 + size as u64),
         );
     }
     let output = data[ptr as usize..ptr as usize + size as usize].to_vec();
     if contract.output_utf8 && core::str::from_utf8(&output).is_err() {
-        return fail(
+        return fail_after(
+            counters,
             Cause::Output,
             "output is not valid UTF-8 but the target declares output_utf8_cap".into(),
         );

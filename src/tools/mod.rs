@@ -3,11 +3,13 @@
 //!
 //! * [`page_writes`]: `qip-interpret-memory-page-writes-csv.wasm` (`memory-tools.md` 1–2).
 //! * [`thermal`]: `qip-interpret-memory-thermal-ktx2.wasm` (`memory-tools.md` 1 and 3).
-//! * [`modes`]: the rejection modes of `memory-tools.md` 1.1 as sentences.
+//! * [`modes`]: the table of rejection modes (docs/rejections.md).
+//! * [`explain`]: a rejection in the target's terms (function, module offset, budget used).
 //! * [`heap`]: `assemblyscript-heap-analyzer-json.wasm` (`heap-analyzer.md`), with its own
 //!   rejection mode table.
 //! * [`request`]: the request front ends build from a target, an input and uniforms.
 
+pub mod explain;
 pub mod heap;
 pub mod modes;
 pub mod page_writes;
@@ -15,6 +17,7 @@ pub mod report;
 pub mod request;
 pub mod thermal;
 
+pub use explain::explain;
 pub use modes::mode_description;
 pub use request::request_body;
 
@@ -23,8 +26,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::content::multipart;
-use crate::content::run::{self, Cause, Outcome, TargetUniform};
-use crate::wasm::{Limits, Observer};
+use crate::content::run::{self, Cause, Failure, Outcome, TargetUniform};
+use crate::wasm::{Counters, Limits, Observer};
 
 /// Our limits for targets (`memory-tools.md`, issue 3): module 1 MiB, memory 192 MiB, and the
 /// interpreter's defaults for frames and the value stack.
@@ -45,12 +48,37 @@ pub struct Rejection {
     pub mode: u32,
     /// One line in English saying what went wrong.
     pub message: String,
+    /// Where the target was when it stopped, for front ends that explain the rejection in the
+    /// module's terms ([`explain`]); `None` when the target did not run.
+    pub stop: Option<Stop>,
+}
+
+/// What the request encoding of a rejection leaves out: the typed cause, the function the run
+/// stopped in and how far it got.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stop {
+    /// The cause with its module or input offset; `None` for a run that finished but left
+    /// nothing to report (mode 8).
+    pub cause: Option<Cause>,
+    /// The function (index, imports first) holding the trapping instruction, the next
+    /// instruction of an exhausted budget or the call past the stack limit.
+    pub function: Option<u32>,
+    /// The counters when the run stopped (setters and render together); `None` when the
+    /// target never ran.
+    pub counters: Option<Counters>,
+    /// The run's instruction budget.
+    pub budget: u32,
 }
 
 /// Failure modes per input offset exported by our tools.
 pub const FAILURE_MODES: u32 = 10;
 
 impl Rejection {
+    /// A rejection without a [`Stop`]: the target did not run.
+    pub fn new(offset: u32, mode: u32, message: String) -> Rejection {
+        Rejection { offset, mode, message, stop: None }
+    }
+
     /// The 32-bit failure detail: `offset * 10 + mode`.
     pub fn detail(&self) -> u32 {
         self.offset * FAILURE_MODES + self.mode
@@ -76,19 +104,30 @@ pub struct PartOffsets<'a> {
 }
 
 /// The rejection for a run failure (`memory-tools.md` 1.1: which offset each mode points at).
-pub fn rejection(cause: &Cause, message: String, at: &PartOffsets<'_>) -> Rejection {
+pub fn rejection(failure: Failure, budget: u32, at: &PartOffsets<'_>) -> Rejection {
+    let cause = &failure.cause;
     let c = at.component;
     let offset = match *cause {
         Cause::Invalid { offset } => c + offset,
         Cause::Contract | Cause::Output | Cause::Limit => c,
         Cause::Uniform { index } => at.uniforms.get(index).copied().unwrap_or(c),
-        Cause::Trap { offset } | Cause::Budget { offset } => c + offset as usize,
+        Cause::Trap { offset, .. } | Cause::Budget { offset } => c + offset as usize,
         Cause::Rejected { offset, .. } => match at.input {
             Some(i) => i + offset.unwrap_or(0) as usize,
             None => at.request_len,
         },
     };
-    Rejection { offset: offset.min(at.request_len) as u32, mode: cause.mode(), message }
+    Rejection {
+        offset: offset.min(at.request_len) as u32,
+        mode: modes::of(cause).number,
+        stop: Some(Stop {
+            cause: Some(failure.cause.clone()),
+            function: failure.function,
+            counters: failure.counters,
+            budget,
+        }),
+        message: failure.message,
+    }
 }
 
 /// A parsed request (`memory-tools.md` 1): the parts the runner needs and where they start.
@@ -113,24 +152,26 @@ impl<'a> Request<'a> {
     /// # Errors
     /// Mode 0 for a malformed request, mode 9 for an input above [`MAX_TARGET_INPUT`].
     pub fn parse(request: &'a [u8], content_type: &[u8]) -> Result<Request<'a>, Rejection> {
-        let req = multipart::parse(request, content_type).map_err(|e| Rejection {
-            offset: e.offset.min(request.len()) as u32,
-            mode: 0,
-            message: format!("malformed multipart request: {}", multipart::describe(e.kind)),
+        let req = multipart::parse(request, content_type).map_err(|e| {
+            Rejection::new(
+                e.offset.min(request.len()) as u32,
+                modes::MALFORMED.number,
+                format!("malformed multipart request: {}", multipart::describe(e.kind)),
+            )
         })?;
         let (input, input_offset) = match &req.input {
             Some(p) => (p.bytes, Some(p.offset)),
             None => (&[][..], None),
         };
         if input.len() > MAX_TARGET_INPUT {
-            return Err(Rejection {
-                offset: input_offset.unwrap_or(0) as u32,
-                mode: 9,
-                message: format!(
+            return Err(Rejection::new(
+                input_offset.unwrap_or(0) as u32,
+                modes::LIMIT.number,
+                format!(
                     "target input of {} bytes exceeds our limit of {MAX_TARGET_INPUT} bytes",
                     input.len()
                 ),
-            });
+            ));
         }
         Ok(Request {
             component: req.component.bytes,
@@ -167,7 +208,7 @@ impl<'a> Request<'a> {
                     uniforms: &self.uniform_offsets,
                     request_len: self.request_len,
                 };
-                rejection(&f.cause, f.message, &at)
+                rejection(f, budget, &at)
             })
     }
 }

@@ -1,5 +1,5 @@
 //! `qip-interpret-memory-page-writes-csv.wasm` as a library function: a multipart request in,
-//! the page table CSV out (`memory-tools.md` 1–2).
+//! the page table CSV out (docs/request.md, docs/page-table.md).
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -14,7 +14,7 @@ pub const DEFAULT_BUDGET: u32 = 1_000_000;
 /// Largest `instruction_budget` (the reference clamps at 10,000,000; we allow more).
 pub const MAX_BUDGET: u32 = 1_000_000_000;
 
-/// Clamps an `instruction_budget` uniform value to 1…1,000,000,000 (`memory-tools.md` 1).
+/// Clamps an `instruction_budget` uniform value to 1…1,000,000,000 (docs/request.md).
 pub fn clamp_budget(v: u32) -> u32 {
     v.clamp(1, MAX_BUDGET)
 }
@@ -22,13 +22,13 @@ pub fn clamp_budget(v: u32) -> u32 {
 /// A successful run: the CSV and the run's counters (setters and render together).
 #[derive(Debug, Clone)]
 pub struct PageWrites {
-    /// The page table CSV (`memory-tools.md` 2).
+    /// The page table CSV (docs/page-table.md).
     pub csv: String,
     /// Counters of the setters and render.
     pub counters: Counters,
 }
 
-/// The regions of `memory-tools.md` 2 for a finished run.
+/// The regions of docs/page-table.md for a finished run.
 pub fn regions(outcome: &Outcome, input_len: usize, lowest_global0: Option<u32>) -> Regions {
     let data: Vec<Range> = outcome
         .module
@@ -51,7 +51,7 @@ pub fn regions(outcome: &Outcome, input_len: usize, lowest_global0: Option<u32>)
 /// runs the target with at most `budget` instructions and returns the page table.
 ///
 /// # Errors
-/// A [`Rejection`] with the request offset and mode of `memory-tools.md` 1.1.
+/// A [`Rejection`] with the request offset and mode of docs/rejections.md.
 pub fn page_writes(request: &[u8], content_type: &[u8], budget: u32) -> Result<PageWrites, Rejection> {
     let req = Request::parse(request, content_type)?;
     let mut recorder = PageRecorder::new();

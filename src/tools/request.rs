@@ -1,6 +1,6 @@
 //! The request a tool front end sends when it is given a target, an input and target uniforms
 //! as separate arguments (the CLI's `page-writes` and `thermal`, the component-model build):
-//! the multipart body `qip run` would build (`qip-content.md` A.10, [`DEFAULT_BOUNDARY`]) for
+//! the multipart body `qip run` would build (docs/request.md, "The `-F` body"; [`DEFAULT_BOUNDARY`]) for
 //!
 //! ```text
 //! -F component=@TARGET [-F input=TEXT | -F input=@PATH] [-F uniforms[KEY]=VALUE]...
@@ -67,7 +67,7 @@ pub fn request_from_bytes(
 /// The rejection for arguments that cannot be written as a request: mode 0 (malformed
 /// request) at offset 0, with the builder's reason.
 pub fn unbuildable(e: FormError) -> Rejection {
-    Rejection { offset: 0, mode: 0, message: format!("cannot build the request: {e}") }
+    Rejection::new(0, super::modes::MALFORMED.number, format!("cannot build the request: {e}"))
 }
 
 #[cfg(test)]

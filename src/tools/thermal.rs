@@ -1,5 +1,5 @@
 //! `qip-interpret-memory-thermal-ktx2.wasm` as a library function: a multipart request in, the
-//! memory heat map as a KTX2 file out (`memory-tools.md` 1 and 3).
+//! memory heat map as a KTX2 file out (docs/request.md, docs/heat-map.md).
 
 use alloc::format;
 use alloc::vec::Vec;
@@ -16,7 +16,7 @@ pub const DEFAULT_NORMALIZE: bool = true;
 /// Default of the `first_page` uniform.
 pub const DEFAULT_FIRST_PAGE: u32 = 0;
 
-/// The tool's own uniforms (`memory-tools.md` 1).
+/// The tool's own uniforms (docs/request.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
     /// `instruction_budget`, clamped to 1…1,000,000,000 here.
@@ -39,7 +39,7 @@ pub const HOTTEST: usize = 8;
 /// A successful heat map.
 #[derive(Debug)]
 pub struct Thermal {
-    /// The KTX2 file (`qip-content.md` F.1): 224 header bytes, then RGBA8 pixels.
+    /// The KTX2 file (docs/heat-map.md, "KTX2 layout"): 224 header bytes, then RGBA8 pixels.
     pub ktx2: Vec<u8>,
     /// Image width in pixels (256).
     pub width: u32,
@@ -71,13 +71,19 @@ impl Thermal {
 
 /// Mode 8 at the request's end: no page at or above `first_page` was read or written, so there
 /// is no tile to show (shared by the heat map and the report).
-pub(crate) fn nothing_to_report(req: &Request<'_>, first_page: u32) -> Rejection {
+pub(crate) fn nothing_to_report(
+    req: &Request<'_>,
+    first_page: u32,
+    counters: Counters,
+    budget: u32,
+) -> Rejection {
     Rejection {
         offset: req.len() as u32,
-        mode: 8,
+        mode: super::modes::NOTHING_TO_REPORT.number,
         message: format!(
             "nothing to report: no page at or above first_page {first_page} was read or written"
         ),
+        stop: Some(super::Stop { cause: None, function: None, counters: Some(counters), budget }),
     }
 }
 
@@ -86,7 +92,7 @@ pub(crate) fn nothing_to_report(req: &Request<'_>, first_page: u32) -> Rejection
 /// returns the heat map as KTX2.
 ///
 /// # Errors
-/// A [`Rejection`] with the request offset and mode of `memory-tools.md` 1.1; mode 8 when no
+/// A [`Rejection`] with the request offset and mode of docs/rejections.md; mode 8 when no
 /// page at or above `first_page` was read or written.
 pub fn thermal(request: &[u8], content_type: &[u8], options: Options) -> Result<Thermal, Rejection> {
     thermal_with(request, content_type, options, StackRange::default())
@@ -124,7 +130,7 @@ pub fn thermal_with(
         }
     };
     if heat_map.is_empty() {
-        return Err(nothing_to_report(&req, options.first_page));
+        return Err(nothing_to_report(&req, options.first_page, outcome.counters, budget));
     }
     let r = regions(&outcome, req.input.len(), lowest);
     let (width, height) = heat_map.dimensions();

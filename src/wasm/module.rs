@@ -112,7 +112,7 @@ pub(crate) enum SegmentMode {
     Declared,
 }
 
-/// A body that is one constant-producing instruction and `end` (`qip-content.md` A.3).
+/// A body that is one constant-producing instruction and `end` (docs/content.md, "Static getters").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Getter {
     /// `i32.const C; end`.
@@ -403,6 +403,17 @@ impl Module {
         self.num_imported_funcs + self.funcs.len() as u32
     }
 
+    /// The index (imports first) of the defined function whose body holds the instruction at
+    /// byte offset `offset` of the module, as a trap or an exhausted budget reports it; `None`
+    /// for an offset outside every body (a constant expression, another section).
+    pub fn function_at(&self, offset: u32) -> Option<u32> {
+        let start = |f: &CompiledFunc| f.instr_offsets.first().copied().unwrap_or(f.end_offset);
+        // Bodies lie in the code section in index order, so their ranges ascend.
+        let after = self.funcs.partition_point(|f| start(f) <= offset);
+        let f = self.funcs.get(after.checked_sub(1)?)?;
+        (offset <= f.end_offset).then(|| self.num_imported_funcs + (after - 1) as u32)
+    }
+
     /// Number of data segments.
     pub fn data_segment_count(&self) -> usize {
         self.datas.len()
@@ -423,7 +434,7 @@ impl Module {
         })
     }
 
-    /// The static getter shape of function `index` (`qip-content.md` A.3): `Some` when its
+    /// The static getter shape of function `index` (docs/content.md, "Static getters"): `Some` when its
     /// body is exactly one `i32.const` or `global.get` followed by `end`. `None` for imported
     /// functions and every other body.
     pub fn getter(&self, index: u32) -> Option<Getter> {

@@ -28,9 +28,10 @@ use exports::qip::memory::heap::{
 /// The exported implementation.
 struct Memory;
 
-/// The WIT record of a library rejection.
-fn rejection(r: tools::Rejection) -> Rejection {
-    Rejection { offset: r.offset, mode: r.mode, message: r.message }
+/// The WIT record of a library rejection of a run of `target`, its message in the target's
+/// terms ([`tools::explain`], as the CLI prints it).
+fn rejection(r: tools::Rejection, target: &[u8]) -> Rejection {
+    Rejection { offset: r.offset, mode: r.mode, message: tools::explain(&r, target) }
 }
 
 /// Borrows `(key, value)` pairs as the library takes them.
@@ -45,10 +46,10 @@ impl Guest for Memory {
         uniforms: Vec<(String, String)>,
         options: PageTableOptions,
     ) -> Result<String, Rejection> {
-        let request = request_from_bytes(&target, input.as_deref(), &pairs(&uniforms)).map_err(rejection)?;
+        let request = request_from_bytes(&target, input.as_deref(), &pairs(&uniforms)).map_err(|r| rejection(r, &target))?;
         page_writes::page_writes(&request, DEFAULT_CONTENT_TYPE.as_bytes(), options.instruction_budget)
             .map(|out| out.csv)
-            .map_err(rejection)
+            .map_err(|r| rejection(r, &target))
     }
 
     fn heat_map(
@@ -57,7 +58,7 @@ impl Guest for Memory {
         uniforms: Vec<(String, String)>,
         options: HeatMapOptions,
     ) -> Result<Vec<u8>, Rejection> {
-        let request = request_from_bytes(&target, input.as_deref(), &pairs(&uniforms)).map_err(rejection)?;
+        let request = request_from_bytes(&target, input.as_deref(), &pairs(&uniforms)).map_err(|r| rejection(r, &target))?;
         let options = thermal::Options {
             budget: options.instruction_budget,
             normalize: options.normalize,
@@ -65,7 +66,7 @@ impl Guest for Memory {
         };
         thermal::thermal(&request, DEFAULT_CONTENT_TYPE.as_bytes(), options)
             .map(|out| out.ktx2)
-            .map_err(rejection)
+            .map_err(|r| rejection(r, &target))
     }
 
     fn report(
@@ -74,11 +75,11 @@ impl Guest for Memory {
         uniforms: Vec<(String, String)>,
         options: ReportOptions,
     ) -> Result<String, Rejection> {
-        let request = request_from_bytes(&target, input.as_deref(), &pairs(&uniforms)).map_err(rejection)?;
+        let request = request_from_bytes(&target, input.as_deref(), &pairs(&uniforms)).map_err(|r| rejection(r, &target))?;
         let options = report::Options { budget: options.instruction_budget, first_page: options.first_page };
         report::report(&request, DEFAULT_CONTENT_TYPE.as_bytes(), options)
             .map(|r| r.to_html())
-            .map_err(rejection)
+            .map_err(|r| rejection(r, &target))
     }
 }
 

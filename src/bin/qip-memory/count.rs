@@ -10,6 +10,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use qip_memory::tools::explain::function_name;
 use qip_memory::wasm::{ExecError, ExternalKind, FuncType, Limits, Module, Store, Value};
 
 /// The types an argument may have.
@@ -141,9 +142,9 @@ pub fn count(
     let module = Module::new(&bytes, &limits).map_err(|e| format!("{}: {e}", wasm.display()))?;
     let load = t0.elapsed();
     let exports = exported_functions(&module);
+    let module = Arc::new(module);
     let mut store = Store::new(limits);
-    let instance =
-        store.instantiate(Arc::new(module), &[]).map_err(|e| format!("{}: {e}", wasm.display()))?;
+    let instance = store.instantiate(module.clone(), &[]).map_err(|e| format!("{}: {e}", wasm.display()))?;
     let func = store
         .get_func(instance, invoke)
         .ok_or_else(|| format!("{}: no exported function {invoke:?} ({exports})", wasm.display()))?;
@@ -171,9 +172,27 @@ pub fn count(
         }
     }
     crate::out::stdout(counters.as_bytes())?;
+    // Where it stopped, by function name and module offset in hex.
+    let within = |offset: u32| match module.function_at(offset) {
+        Some(f) => format!(" in {}", function_name(&bytes, f)),
+        None => String::new(),
+    };
+    let executed = store.counters().instructions;
     match result {
         Ok(_) => Ok(()),
-        Err(ExecError::Trap(t)) => Err(crate::Failure::new(format!("{}: trap: {t}", wasm.display()))),
+        Err(ExecError::Trap(t)) => Err(crate::Failure::new(format!(
+            "{}: {invoke}: trapped{} at module offset 0x{:x}: {}, after {executed} instructions",
+            wasm.display(),
+            within(t.offset),
+            t.offset,
+            t.kind
+        ))),
+        Err(ExecError::BudgetExhausted { offset }) => Err(crate::Failure::new(format!(
+            "{}: {invoke}: instruction budget of {executed} instructions exhausted{} (next instruction at \
+             module offset 0x{offset:x}); raise it with --instruction-budget N",
+            wasm.display(),
+            within(offset)
+        ))),
         Err(e) => Err(crate::Failure::new(format!("{}: {e}", wasm.display()))),
     }
 }

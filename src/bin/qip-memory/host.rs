@@ -1,10 +1,10 @@
-//! One Content stage on wasmtime (`qip-content.md` A.1–A.8), the way Go `qip run` executes a
-//! stage: a fresh instance per execution, no imports, the memory policy of A.8, the contract
+//! One Content stage on wasmtime (docs/content.md), the way Go `qip run` executes a
+//! stage: a fresh instance per execution, no imports, `qip run`'s memory policy, the contract
 //! read by the library's checker ([`contract::inspect`]), input written at `input_ptr`,
 //! uniforms applied in sorted key order, `render(input_size)` called once and its result
-//! decoded per A.5.
+//! decoded.
 //!
-//! Type tracking between stages (A.9) is the caller's business ([`crate::run`]); this module
+//! Type tracking between stages is the caller's business ([`crate::run`]); this module
 //! only offers the hook it needs: overwriting the 36 UUID bytes of a multipart input slot.
 //!
 //! The limits are `qip run`'s ([`HostOptions`]): a wall-clock limit per executed stage
@@ -116,7 +116,7 @@ fn contract_limits() -> Limits {
     Limits { max_module_bytes: 1 << 30, max_memory_bytes: 1 << 32, ..Limits::default() }
 }
 
-/// The memory policy of A.8 (and the no-import rule of A.1), checked on the binary with
+/// The memory policy of `qip run` (and the no-import rule of the Content contract), checked on the binary with
 /// wasmparser before anything is compiled: no import of any kind, no `memory.grow` (opcode
 /// 0x40) in any function body unless `options.allow_memory_grow`, and with
 /// `options.max_memory` every memory declaring a maximum of at most that many bytes.
@@ -208,7 +208,7 @@ fn stage_error(e: &wasmtime::Error, timeout_ms: u64) -> String {
     }
 }
 
-/// The scalar type of a setter `uniform_set_<key>(T) -> T` (A.7), `None` for any other shape.
+/// The scalar type of a setter `uniform_set_<key>(T) -> T`, `None` for any other shape.
 fn setter_type(ty: &wasmtime::FuncType) -> Option<ScalarType> {
     let scalar = |t: &ValType| match t {
         ValType::I32 => Some(ScalarType::I32),
@@ -228,7 +228,7 @@ fn setter_type(ty: &wasmtime::FuncType) -> Option<ScalarType> {
     }
 }
 
-/// Whether a stage is one of the memory tools (`memory-tools.md` 1.1): it exports
+/// Whether a stage is one of the memory tools (docs/rejections.md): it exports
 /// `failure_modes_per_input_offset() = 10` and declares a multipart input type; its rejection
 /// modes then have sentences.
 pub fn is_memory_tool(c: &Contract) -> bool {
@@ -312,7 +312,7 @@ impl<'c> Running<'c> {
         stage_error(e, self.timeout_ms)
     }
 
-    /// Calls the zero-argument getter `name` (a static getter, A.3).
+    /// Calls the zero-argument getter `name` (a static getter).
     fn getter(&mut self, name: &str) -> Result<u32, Failure> {
         let f = self
             .instance
@@ -323,7 +323,7 @@ impl<'c> Running<'c> {
         Ok(v.cast_unsigned())
     }
 
-    /// Overwrites the 36 UUID bytes of the multipart input slot with `uuid` (A.6.1: at
+    /// Overwrites the 36 UUID bytes of the multipart input slot with `uuid` (at
     /// `input_content_type_ptr + 34`; nothing else changes).
     ///
     /// # Errors
@@ -343,8 +343,8 @@ impl<'c> Running<'c> {
         Ok(())
     }
 
-    /// Writes `input` at `input_ptr` after checking it against the declared capacity (A.1
-    /// step 2; a generator takes no input).
+    /// Writes `input` at `input_ptr` after checking it against the declared capacity (a
+    /// generator takes no input).
     ///
     /// # Errors
     /// A [`Failure`] for input given to a generator, input larger than the capacity, or an
@@ -374,7 +374,7 @@ impl<'c> Running<'c> {
         Ok(())
     }
 
-    /// Applies the uniforms in sorted (byte-wise) key order (A.7): each value parsed for its
+    /// Applies the uniforms in sorted (byte-wise) key order: each value parsed for its
     /// setter's type as Go `qip run` parses it; the setter's return value is ignored.
     ///
     /// # Errors
@@ -411,7 +411,7 @@ impl<'c> Running<'c> {
         Ok(())
     }
 
-    /// Calls `render(input_size)` and decodes the result (A.5); on success, the output bytes
+    /// Calls `render(input_size)` and decodes the result (docs/content.md); on success, the output bytes
     /// `[ptr, ptr + size)`.
     ///
     /// # Errors
@@ -463,7 +463,7 @@ impl<'c> Running<'c> {
                 }
             });
         }
-        // Hosts mask the pointer to 31 bits (A.5).
+        // Hosts mask the pointer to 31 bits.
         let (ptr, size) = (((r >> 32) & 0x7fff_ffff) as usize, r as u32);
         if size > c.output_cap {
             return Err(self.fail(format!(

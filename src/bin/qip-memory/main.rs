@@ -4,25 +4,25 @@
 //! Subcommands:
 //! * `count WASM --invoke NAME [--arg TYPE:VALUE]... [--instruction-budget N]`: runs an exported
 //!   function in the bounded interpreter and prints its result and counters, one `name value`
-//!   pair per line (`spec/interpreter.md` C.6). See [`count`].
+//!   pair per line (docs/counting.md). See [`count`].
 //! * `page-writes TARGET.wasm [--input TEXT | --input-file PATH] [-u KEY=VALUE]...
-//!   [--instruction-budget N] [--stats]`: the page table CSV of `memory-tools.md` 2, computed
+//!   [--instruction-budget N] [--stats]`: the page table CSV of docs/page-table.md, computed
 //!   by the same library function as the component. See [`page_writes`].
 //! * `thermal TARGET.wasm [--input TEXT | --input-file PATH] [-u KEY=VALUE]...
 //!   [--instruction-budget N] [--normalize 0|1] [--first-page N] (-o OUT.ktx2 | --png OUT.png)...
-//!   [--stats]`: the memory heat map of `memory-tools.md` 3, by the same library function as the
+//!   [--stats]`: the memory heat map of docs/heat-map.md, by the same library function as the
 //!   component; KTX2 and/or PNG. See [`thermal`].
 //! * `report TARGET.wasm [--input TEXT | --input-file PATH] [-u KEY=VALUE]...
 //!   [--instruction-budget N] [--first-page N] -o REPORT.html`: the memory report of
 //!   docs/report.md. See [`report`].
 //! * `run [-F ...]... [-i PATH] STAGE.wasm [-u ...]... [STAGE.wasm ...]... [-o PATH]`: a QIP
-//!   Content host (`qip-content.md` A). See [`run`]. Only with the `host` feature (native
+//!   Content host (docs/content.md). See [`run`]. Only with the `host` feature (native
 //!   builds): it runs components on wasmtime, which does not build for `wasm32-wasip2`; the WASI
 //!   command `application/wasm/qip-memory-cli.wasm` has the other subcommands.
 //!
 //! * `heap analyze DUMP --wasm WASM [--sort retained|shallow|count] [--top N]` and `heap diff
 //!   BEFORE AFTER --wasm WASM [--sort delta|alloc|freed|count] [--top N]`: WARPO's heap
-//!   analyzer (`heap-analyzer.md` G). See [`heap`].
+//!   analyzer (docs/heap.md). See [`heap`].
 //!
 //! Errors, rejections and traps: exit status 1 and one line `qip-memory: <reason>` on stderr
 //! (clap's usage errors exit with 2). `heap` follows WARPO instead: the message alone on
@@ -79,7 +79,7 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>, Failure> {
     std::fs::read(path).map_err(|e| Failure::new(format!("cannot read {}: {e}", path.display())))
 }
 
-/// Splits a `-u KEY=VALUE` argument at the first `=` (A.7).
+/// Splits a `-u KEY=VALUE` argument at the first `=`.
 ///
 /// # Errors
 /// A [`Failure`] when there is no `=` or the key is empty.
@@ -91,7 +91,7 @@ pub fn split_uniform(arg: &str) -> Result<(&str, &str), Failure> {
     }
 }
 
-/// `counters` as text, one `name value` line each (`spec/interpreter.md` C.6).
+/// `counters` as text, one `name value` line each (docs/counting.md).
 pub fn counter_lines(counters: &Counters) -> String {
     counters.fields().into_iter().map(|(name, value)| format!("{name} {value}\n")).collect()
 }

@@ -1,4 +1,4 @@
-//! `qip-memory page-writes`: the page table CSV of `memory-tools.md` 2 without a Wasm host,
+//! `qip-memory page-writes`: the page table CSV of docs/page-table.md without a Wasm host,
 //! computed by [`page_writes`](qip_memory::tools::page_writes::page_writes) on the request of
 //! [`crate::request`].
 
@@ -20,8 +20,9 @@ pub struct Args<'a> {
 
 /// Runs `page-writes`: CSV and a newline to stdout, counters to stderr with `--stats`.
 pub fn main(args: &Args<'_>) -> Result<(), Failure> {
-    let body = args.target.body()?;
-    let out = page_writes(&body, DEFAULT_CONTENT_TYPE.as_bytes(), budget(args.budget)).map_err(rejected)?;
+    let req = args.target.request()?;
+    let out = page_writes(&req.body, DEFAULT_CONTENT_TYPE.as_bytes(), budget(args.budget))
+        .map_err(|r| rejected(r, &req.target, args.stats))?;
     crate::out::stdout(format!("{}\n", out.csv).as_bytes())?;
     if args.stats {
         crate::print_counters(&out.counters);

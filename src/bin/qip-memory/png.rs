@@ -1,6 +1,6 @@
-//! PNG output of the CLI: the heat map's pixels as an 8-bit RGBA PNG (`memory-tools.md` 4:
+//! PNG output of the CLI: the heat map's pixels as an 8-bit RGBA PNG (the README's CLI reference:
 //! same bytes as the KTX2 payload), and the re-encoding of a final `image/ktx2` output by
-//! `run -o NAME.png` (`qip-content.md` A.9, "Output writing"). Encoding is the `png` crate's,
+//! `run -o NAME.png` (docs/content.md, "The host `qip-memory run`"). Encoding is the `png` crate's,
 //! reading KTX2 the `ktx2` crate's (`host` feature only, like `run`).
 
 use crate::Failure;
@@ -24,7 +24,7 @@ pub fn encode(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, Failure> 
 
 /// Re-encodes a KTX2 file holding one 2D level of 8-bit sRGB pixels, RGBA (`vkFormat` 43) or
 /// BGRA (50), without supercompression, as a PNG: what QIP's
-/// `ktx2-r8g8b8a8-or-b8g8r8a8-srgb-to-png.wasm` accepts (`qip-content.md` F.2). Rows are taken
+/// `ktx2-r8g8b8a8-or-b8g8r8a8-srgb-to-png.wasm` accepts (docs/heat-map.md, "KTX2 layout"). Rows are taken
 /// top to bottom as stored.
 ///
 /// # Errors

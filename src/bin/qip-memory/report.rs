@@ -24,9 +24,10 @@ pub struct Args<'a> {
 
 /// Runs the request and writes the report; prints the file's path and size to stderr.
 pub fn main(args: &Args<'_>) -> Result<(), Failure> {
-    let body = args.target.body()?;
+    let req = args.target.request()?;
     let options = Options { budget: budget(args.budget), first_page: args.first_page };
-    let r = report(&body, DEFAULT_CONTENT_TYPE.as_bytes(), options).map_err(rejected)?;
+    let r = report(&req.body, DEFAULT_CONTENT_TYPE.as_bytes(), options)
+        .map_err(|r| rejected(r, &req.target, false))?;
     let html = r.to_html();
     crate::out::files(&[(args.output, html.as_bytes())])?;
     crate::out::stderr(&format!(

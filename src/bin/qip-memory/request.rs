@@ -1,9 +1,11 @@
-//! The request the tool subcommands (`page-writes`, `thermal`) send:
-//! [`qip_memory::tools::request_body`] for
+//! The request the tool subcommands (`page-writes`, `thermal`, `report`) send:
+//! [`request_from_bytes`], the body of
 //!
 //! ```text
-//! -F component=@TARGET [-F input=TEXT | -F input=@PATH] [-F uniforms[KEY]=VALUE]...
+//! -F component=@target.wasm [-F input=TEXT] [-F uniforms[KEY]=VALUE]...
 //! ```
+//!
+//! whatever the target's path and with the input's bytes as text.
 //!
 //! The subcommands pass it to the very library function the component runs, so their output is
 //! byte-identical to the component's for the same request and uniforms, and a rejection carries
@@ -11,9 +13,9 @@
 
 use std::path::{Path, PathBuf};
 
-use qip_memory::content::form::{FieldSource, FormErrorKind};
-use qip_memory::tools::request::unbuildable;
-use qip_memory::tools::{Rejection, request_body};
+use qip_memory::tools::modes::BUDGET;
+use qip_memory::tools::request::request_from_bytes;
+use qip_memory::tools::{Rejection, explain};
 
 use crate::{Failure, read_file};
 
@@ -48,55 +50,61 @@ pub struct Target<'a> {
     pub uniforms: &'a [String],
 }
 
-/// `-F NAME=@PATH`: the file's bytes, sent with its name; `-` reads stdin (filename `-`, as
-/// `qip run -F NAME=@-` sends it).
-fn file(path: &Path) -> Result<FieldSource, Failure> {
-    let bytes = if path.as_os_str() == "-" { crate::read_stdin()? } else { read_file(path)? };
-    Ok(FieldSource::File { bytes, filename: path.to_string_lossy().into_owned() })
+/// The bytes of a file argument; `-` reads stdin.
+fn read(path: &Path) -> Result<Vec<u8>, Failure> {
+    if path.as_os_str() == "-" { crate::read_stdin() } else { read_file(path) }
+}
+
+/// A request ready to send, with the target's bytes for explaining a rejection.
+pub struct Request {
+    /// The multipart body.
+    pub body: Vec<u8>,
+    /// The target module's bytes.
+    pub target: Vec<u8>,
 }
 
 impl Target<'_> {
-    /// The request body (A.10 with the default boundary).
+    /// The request: the target sent as the file `target.wasm` and the input as text, whatever
+    /// their paths ([`request_from_bytes`]), so any file name works and the request offsets
+    /// of a rejection depend on the bytes alone (they equal the component-model build's).
     ///
     /// # Errors
     /// A [`Failure`] naming an unreadable file or a malformed `-u`.
-    pub fn body(&self) -> Result<Vec<u8>, Failure> {
+    pub fn request(&self) -> Result<Request, Failure> {
         if self.path.as_os_str() == "-" && matches!(&self.input, Input::File(p) if p.as_os_str() == "-") {
             return Err(Failure::new("the target and --input-file cannot both be - (stdin)".into()));
         }
-        let component = file(self.path)?;
+        let target = read(self.path)?;
         let input = match &self.input {
             Input::None => None,
-            Input::Text(t) => Some(FieldSource::Text(t.clone().into_bytes())),
-            Input::File(p) => Some(file(p)?),
+            Input::Text(t) => Some(t.clone().into_bytes()),
+            Input::File(p) => Some(read(p)?),
         };
         let uniforms =
             self.uniforms.iter().map(|u| crate::split_uniform(u)).collect::<Result<Vec<_>, _>>()?;
-        request_body(component, input, &uniforms).map_err(|e| {
-            // A file whose name cannot be a form filename: say which file and what to do.
-            let file = match (e.field, &self.input) {
-                (Some(0), _) => Some(self.path),
-                (Some(1), Input::File(p)) => Some(p.as_path()),
-                _ => None,
-            };
-            match (file, e.kind) {
-                (Some(path), FormErrorKind::InvalidFilenameByte { .. } | FormErrorKind::EmptyFilename) => {
-                    Failure::new(format!(
-                        "cannot send {}: its file name goes into the request as the part's filename \
-                         (qip-content.md A.10) and must be printable ASCII without '\"' or '\\'; \
-                         rename or copy the file",
-                        path.display()
-                    ))
-                }
-                _ => Failure::new(unbuildable(e).message),
-            }
-        })
+        let body =
+            request_from_bytes(&target, input.as_deref(), &uniforms).map_err(|r| Failure::new(r.message))?;
+        Ok(Request { body, target })
     }
 }
 
-/// The one-line failure for a tool's rejection: offset, mode and the cause.
-pub fn rejected(r: Rejection) -> Failure {
-    Failure::new(format!("rejected at request offset {} (mode {}): {}", r.offset, r.mode, r.message))
+/// The one-line failure for a tool's rejection of a run of `target`: the request offset and
+/// mode as the Content component reports them, then the cause in the target's terms
+/// ([`explain`]); an exhausted budget says how to raise it. With `stats`, the counters of a
+/// run that started go to stderr first, as after a success.
+pub fn rejected(r: Rejection, target: &[u8], stats: bool) -> Failure {
+    if stats && let Some(counters) = r.stop.as_ref().and_then(|s| s.counters) {
+        crate::print_counters(&counters);
+    }
+    let mut line =
+        format!("rejected at request offset {} (mode {}): {}", r.offset, r.mode, explain(&r, target));
+    if r.mode == BUDGET.number {
+        line.push_str(&format!(
+            "; raise it with --instruction-budget N (at most {})",
+            qip_memory::tools::page_writes::MAX_BUDGET
+        ));
+    }
+    Failure::new(line)
 }
 
 /// The `--instruction-budget` option as the uniform's value, clamped to 1…1,000,000,000 like

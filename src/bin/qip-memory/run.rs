@@ -1,12 +1,12 @@
 //! `qip-memory run`: a Content pipeline host that behaves like Go `qip run` for fixed-memory
-//! components (`qip-content.md` A.1–A.10).
+//! components (docs/content.md).
 //!
 //! ```text
 //! qip-memory run [-F NAME=VALUE | -F NAME=@PATH | -F NAME=<PATH]... [-i PATH]
 //!                STAGE.wasm [-u KEY=VALUE]... [STAGE2.wasm [-u KEY=VALUE]...]... [-o PATH]
 //! ```
 //!
-//! * Input: the `-F` fields built into one multipart body byte for byte as A.10 (by
+//! * Input: the `-F` fields built into one multipart body byte for byte as `qip run` (docs/request.md; by
 //!   [`form::build_body`], default boundary), with content type
 //!   `multipart/form-data;boundary=uuid-00000000-0000-0000-0000-000000000000`; or the bytes of
 //!   `-i PATH` (`-` is stdin) with no content type; or, with neither, empty input with no
@@ -14,9 +14,9 @@
 //! * Each stage gets a fresh instance ([`host`]): memory policy, contract, input, uniforms
 //!   (`-u` after the stage they configure; repeated keys: the last wins; applied in sorted
 //!   key order), `render`.
-//! * Types between stages follow A.9: a declared input type must equal the tracked type (a
+//! * Types between stages follow `qip run`: a declared input type must equal the tracked type (a
 //!   multipart slot accepts any multipart slot type: the host copies the producer's UUID into
-//!   the consumer's slot, A.6.1); an unspecified type is adopted by the first stage only.
+//!   the consumer's slot); an unspecified type is adopted by the first stage only.
 //! * Output: the last stage's output; to stdout with one `\n` added when it declares UTF-8
 //!   output (`output_utf8_cap`), verbatim otherwise; `-o PATH` writes the exact bytes, except
 //!   that a `.png` path re-encodes an `image/ktx2` output as PNG (as `qip run` re-encodes for
@@ -171,7 +171,7 @@ fn one_line(s: &str) -> String {
     s.chars().map(|c| if c.is_control() { c.escape_debug().to_string() } else { c.to_string() }).collect()
 }
 
-/// One `-F` argument as a form field (A.10): `NAME=text`, `NAME=@PATH`, `NAME=<PATH`, with
+/// One `-F` argument as a form field: `NAME=text`, `NAME=@PATH`, `NAME=<PATH`, with
 /// `-` as PATH for stdin (at most once per form).
 ///
 /// # Errors
@@ -205,7 +205,7 @@ pub fn form_field(arg: &str, stdin_used: &mut bool) -> Result<(String, FieldSour
     Ok((name.to_owned(), source))
 }
 
-/// The `-F` body (A.10, default boundary).
+/// The `-F` body (default boundary).
 ///
 /// # Errors
 /// The first bad field (see [`form_field`]) or the builder's error, naming the argument.
@@ -219,7 +219,7 @@ pub fn form_body(forms: &[String]) -> Result<Vec<u8>, Failure> {
     })
 }
 
-/// The content flowing between stages: bytes, tracked type (A.9; empty = unspecified) and
+/// The content flowing between stages: bytes, tracked type (empty = unspecified) and
 /// whether it is known to be UTF-8 (output of a `output_utf8_cap` stage).
 struct Content {
     bytes: Vec<u8>,
@@ -227,13 +227,13 @@ struct Content {
     utf8: bool,
 }
 
-/// Whether `t` is a multipart slot value (A.6.1) with a canonical UUID.
+/// Whether `t` is a multipart slot value with a canonical UUID.
 fn is_slot(t: &str) -> bool {
     t.starts_with(std::str::from_utf8(SLOT_PREFIX).expect("ASCII"))
         && boundary_from_slot(t.as_bytes()).is_ok()
 }
 
-/// A.9 step 2: the canonical multipart string is kept as is; other types are lowercased with
+/// The canonical multipart string is kept as is; other types are lowercased with
 /// their parameters stripped.
 fn normalize(t: &str) -> String {
     if is_slot(t) {
@@ -243,8 +243,7 @@ fn normalize(t: &str) -> String {
 }
 
 /// The bytes `-o PATH` writes: the output as it is, except that a `.png` path re-encodes an
-/// `image/ktx2` output as PNG, as `qip run` re-encodes for image extensions (A.9, "Output
-/// writing"). Other image extensions cannot be re-encoded here and are refused unless the
+/// `image/ktx2` output as PNG, as `qip run` re-encodes for image extensions. Other image extensions cannot be re-encoded here and are refused unless the
 /// output already has that type.
 ///
 /// # Errors
@@ -294,7 +293,7 @@ fn pipeline(args: &RunArgs) -> Result<(Vec<u8>, String, bool), Failure> {
         let name = &component.name;
         let c = &component.contract;
         let fail = |m: String| Failure::new(format!("{name}: {m}"));
-        // A.9 step 1: a generator only as the first stage, with empty input.
+        // A generator only as the first stage, with empty input.
         if c.input.is_none() && (index > 0 || !content.bytes.is_empty()) {
             return Err(fail(
                 "is a generator (no input_ptr): it can only be the first stage, with empty input".into(),
@@ -312,7 +311,7 @@ fn pipeline(args: &RunArgs) -> Result<(Vec<u8>, String, bool), Failure> {
                 }
                 effective = declared.clone();
             } else if is_slot(declared) && is_slot(&effective) {
-                // A.6.1: the host copies the producer's UUID into the consumer's slot.
+                // The host copies the producer's UUID into the consumer's slot.
                 let theirs = &effective.as_bytes()[SLOT_PREFIX.len()..SLOT_LEN];
                 if theirs != &declared.as_bytes()[SLOT_PREFIX.len()..SLOT_LEN] {
                     uuid = Some(<[u8; 36]>::try_from(theirs).expect("36 bytes"));

@@ -1,4 +1,4 @@
-//! `qip-memory thermal`: the memory heat map of `memory-tools.md` 3 without a Wasm host,
+//! `qip-memory thermal`: the memory heat map of docs/heat-map.md without a Wasm host,
 //! computed by [`thermal`](qip_memory::tools::thermal::thermal) on the request of
 //! [`crate::request`]; written as the component's KTX2 file (`-o`) or as a PNG of the same
 //! pixels (`--png`).
@@ -41,10 +41,11 @@ pub fn main(args: &Args<'_>) -> Result<(), Failure> {
     if let Some(path) = args.ktx2 {
         check_ktx2_name(path)?;
     }
-    let body = args.target.body()?;
+    let req = args.target.request()?;
     let options =
         Options { budget: budget(args.budget), normalize: args.normalize, first_page: args.first_page };
-    let out = thermal(&body, DEFAULT_CONTENT_TYPE.as_bytes(), options).map_err(rejected)?;
+    let out = thermal(&req.body, DEFAULT_CONTENT_TYPE.as_bytes(), options)
+        .map_err(|r| rejected(r, &req.target, args.stats))?;
     let png = match args.png {
         Some(_) => crate::png::encode(out.width, out.height, out.pixels())?,
         None => Vec::new(),
