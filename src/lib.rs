@@ -5,9 +5,9 @@
 //!
 //! * [`wasm`]: the bounded interpreter: decode and validate with `wasmparser`, translate each
 //!   function body once into a compact internal form, execute it with QIP's exact counters
-//!   (`spec/interpreter.md` C.6), a budget (C.7), limits (C.1) and a monomorphised observer.
+//!   (docs/counting.md), a budget, limits (docs/limits.md) and a monomorphised observer.
 //! * [`heap`]: the AssemblyScript heap analyzer compatible with WARPO's `as-heap-analyzer`
-//!   (`spec/heap-analyzer.md`): dump reader, DWARF layouts (gimli), TLSF walk, reference
+//!   (docs/heap.md): dump reader, DWARF layouts (gimli), TLSF walk, reference
 //!   graph, roots, dominators, retained sizes, constructor and comparison views, JSON.
 //!
 //! The library is `#![no_std]` + `alloc`; the `std` feature only adds conveniences.

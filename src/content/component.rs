@@ -3,11 +3,12 @@
 //! the three crates in `components/`:
 //!
 //! * the input buffer and its capacity (`input_ptr`, `input_bytes_cap`), the mutable 70-byte
-//!   multipart content-type slot (`input_content_type_ptr`, `input_content_type_size`, docs/request.md,
-//!   read with volatile loads on every call because a host may rewrite its UUID);
+//!   multipart content-type slot (`input_content_type_ptr`, `input_content_type_size`,
+//!   docs/request.md, read with volatile loads on every call because a host may rewrite its UUID);
 //! * the output content type and capacity (`output_content_type_ptr`,
 //!   `output_content_type_size`, and `output_utf8_cap` for text or `output_bytes_cap` for
-//!   binary outputs), `failure_modes_per_input_offset` = [`FAILURE_MODES`](crate::tools::FAILURE_MODES);
+//!   binary outputs), `failure_modes_per_input_offset` =
+//!   [`FAILURE_MODES`](crate::tools::FAILURE_MODES);
 //! * `render(len)`: the previous output is dropped first (the host copied it after the last
 //!   call, and large tools need its memory), then the tool's function runs on the request
 //!   and the slot; an output above the capacity becomes a rejection of the component's own
@@ -34,8 +35,8 @@ pub mod __private {
 ///     output_cap: output_utf8_cap = 1 << 20, // getter name and capacity in bytes
 ///     output_type: b"text/csv",           // the output content type
 ///     arena: 240 << 20,                   // heap bytes of the allocator's static arena
-///     oversize_mode: 9,                   // rejection mode of an output above the capacity (tools::modes)
-///     render: run,                        // fn(&[u8], &[u8; 70]) -> Result<Vec<u8>, Rejection>
+///     oversize_mode: 9, // rejection mode of an output above the capacity (tools::modes) render:
+///     run, // fn(&[u8], &[u8; 70]) -> Result<Vec<u8>, Rejection>
 /// }
 /// ```
 ///

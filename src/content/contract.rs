@@ -1,4 +1,4 @@
-//! Inspecting a target's Content contract (`qip-content.md` A.2–A.6, C.9): exports and their
+//! Inspecting a target's Content contract (docs/content.md): exports and their
 //! signatures, the static getter rule, the input region, the output capacity and the
 //! content-type pairs.
 
@@ -77,8 +77,8 @@ pub fn initial_bytes(module: &Module, memory_bytes: u64, ptr: u32, len: u32) -> 
     Some(out)
 }
 
-/// Checks a declared content type (A.6): a lowercase `type/subtype` of token characters with
-/// no whitespace and no parameters, or exactly the multipart slot of A.6.1.
+/// Checks a declared content type (docs/content.md, "Content types"): a lowercase `type/subtype` of
+/// token characters with no whitespace and no parameters, or exactly the multipart slot.
 pub fn valid_content_type(t: &[u8]) -> bool {
     if t.starts_with(b"multipart/form-data;boundary=uuid-") {
         return super::multipart::boundary_from_slot(t).is_ok();
@@ -144,9 +144,9 @@ impl Exports<'_> {
 ///
 /// # Errors
 /// A [`ContractError`] naming the first violation: imports, a missing or mistyped `memory` or
-/// `render`, a getter that is not static (A.3), a partial input interface, not exactly one
+/// `render`, a getter that is not static, a partial input interface, not exactly one
 /// output capacity, an input region outside the initial memory or overlapping an active data
-/// segment (A.4), an invalid content-type declaration (A.6).
+/// segment, an invalid content-type declaration.
 pub fn inspect(module: &Module) -> Result<Contract, ContractError> {
     if let Some(i) = module.imports().first() {
         return err(format!("a Content component has no imports; this one imports {}::{}", i.module, i.name));
@@ -188,7 +188,7 @@ pub fn inspect(module: &Module) -> Result<Contract, ContractError> {
         for (_, at, bytes) in module.active_data() {
             let s = at.map_or(0, u64::from);
             let e = s + bytes.len() as u64;
-            // A.4: `ptr < seg_end && seg_start < ptr + cap` (so a zero-length segment strictly
+            // `ptr < seg_end && seg_start < ptr + cap` (so a zero-length segment strictly
             // inside the region overlaps too).
             if (i.ptr as u64) < e && s < end {
                 return err(format!("input region [{}, {end}) overlaps the data segment at {s}", i.ptr));

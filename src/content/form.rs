@@ -1,4 +1,4 @@
-//! The `-F` multipart body builder of Go `qip run` (`spec/qip-content.md` A.10), byte for
+//! The `-F` multipart body builder of Go `qip run` (docs/request.md, "The `-F` body"), byte for
 //! byte.
 //!
 //! * Input: the fields in command-line order, each a name and a [`FieldSource`] (the CLI has
@@ -6,7 +6,7 @@
 //! * Output: the request body, which [`multipart::parse`](super::multipart::parse) reads back
 //!   into the same fields when the names are `component`, `input` and `uniforms[<key>]`.
 //!
-//! # Wire format (A.10)
+//! # Wire format
 //!
 //! For each field, in order (`CRLF` = `\r\n`):
 //!
@@ -32,20 +32,20 @@
 //! `CRLF "--" BOUNDARY` immediately followed by `CRLF` or `--` (a delimiter line).
 //!
 //! One rule is ours: a body that **ends** with `CRLF "--" BOUNDARY` is rejected as well,
-//! because the CRLF written after it completes a delimiter line and a strict reader (B.3) would
-//! end the part there. Whether Go's check catches this case is **UNCONFIRMED** (A.10 words the
-//! check on the body alone); every body Go builds without error and that reads back correctly
-//! is built here with identical bytes.
+//! because the CRLF written after it completes a delimiter line and a strict reader
+//! (docs/request.md) would end the part there. Whether Go's check catches this case is not known
+//! (its description words the check on the body alone); every body Go builds without error and that
+//! reads back correctly is built here with identical bytes.
 
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-/// The boundary of Go's `-F` builder: `uuid-` and the all-zero UUID (A.10), 41 bytes.
+/// The boundary of Go's `-F` builder: `uuid-` and the all-zero UUID, 41 bytes.
 pub const DEFAULT_BOUNDARY: &str = "uuid-00000000-0000-0000-0000-000000000000";
 
 /// The content type that goes with [`DEFAULT_BOUNDARY`]: the 70-byte default value of the
-/// multipart content-type slot (A.6.1).
+/// multipart content-type slot (docs/request.md, "The boundary").
 pub const DEFAULT_CONTENT_TYPE: &str =
     "multipart/form-data;boundary=uuid-00000000-0000-0000-0000-000000000000";
 
@@ -55,7 +55,7 @@ pub const FILE_CONTENT_TYPE: &str = "application/octet-stream";
 /// Longest boundary accepted, in bytes (RFC 2046 5.1.1).
 pub const MAX_BOUNDARY_LEN: usize = 70;
 
-/// Where a field's body comes from, as the `-F` argument forms distinguish it (A.10).
+/// Where a field's body comes from, as the `-F` argument forms distinguish it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FieldSource {
     /// `name=text`: the text's UTF-8 bytes (may be empty); disposition header only.
@@ -177,7 +177,7 @@ pub fn filename_from_path(path: &str) -> &str {
     path.rfind(['/', '\\']).map_or(path, |i| &path[i + 1..])
 }
 
-/// The first byte of `s` that breaks A.10's name rule (printable ASCII 0x20–0x7E, not `"`,
+/// The first byte of `s` that breaks the name rule (printable ASCII 0x20–0x7E, not `"`,
 /// not `\`), with its offset.
 fn first_bad_name_byte(s: &str) -> Option<(usize, u8)> {
     s.bytes().enumerate().find(|&(_, c)| !(0x20..=0x7e).contains(&c) || c == b'"' || c == b'\\')
@@ -200,7 +200,7 @@ fn delimiter_in_body(body: &[u8], boundary: &[u8]) -> Option<usize> {
     })
 }
 
-/// Builds the `-F` request body for `fields` (in order) with `boundary` (A.10; the wire
+/// Builds the `-F` request body for `fields` (in order) with `boundary` (the wire
 /// format and rules are in the [module documentation](self)).
 ///
 /// # Errors
@@ -311,7 +311,7 @@ mod tests {
 
     #[test]
     fn text_field_bytes() {
-        // A.10, `-F scale=0.5`: delimiter line, disposition only, blank line, body, CRLF,
+        // `-F scale=0.5`: delimiter line, disposition only, blank line, body, CRLF,
         // closing line.
         let expected: &[u8] = b"--uuid-00000000-0000-0000-0000-000000000000\r\n\
             Content-Disposition: form-data; name=\"uniforms[scale]\"\r\n\

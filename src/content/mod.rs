@@ -1,12 +1,12 @@
-//! QIP Content request handling (`spec/qip-content.md` A.6.1, A.7, A.10, B.3;
-//! `spec/memory-tools.md` 1):
+//! QIP Content request handling (docs/request.md, docs/content.md, docs/uniforms.md):
 //!
 //! * [`multipart`]: the strict parser of the `multipart/form-data` request the memory tools
-//!   accept (B.3), with byte offsets for rejection mode 0;
-//! * [`uniforms`]: the uniform key grammar and the value parsing of Go `qip run` (A.7);
-//! * [`form`]: the byte-exact `-F` body builder of Go `qip run` (A.10);
-//! * [`contract`]: a target's Content contract read from its module (A.2–A.6, C.9);
-//! * [`run`]: running a target in the bounded interpreter in the order of B.2;
+//!   accept, with byte offsets for rejection mode 0;
+//! * [`uniforms`]: the uniform key grammar and the value parsing of Go `qip run`;
+//! * [`form`]: the byte-exact `-F` body builder of Go `qip run`;
+//! * [`contract`]: a target's Content contract read from its module;
+//! * [`run`]: running a target in the bounded interpreter in the order of docs/request.md, "The
+//!   run";
 //! * [`component`]: the exports all our Content components share, as the macro
 //!   [`content_component!`](crate::content_component).
 

@@ -1,18 +1,17 @@
-//! Strict parser of the `multipart/form-data` request (`spec/qip-content.md` B.3, A.6.1;
-//! `spec/memory-tools.md` 1).
+//! Strict parser of the `multipart/form-data` request (docs/request.md).
 //!
 //! * Input: the request body (the component's input bytes, `0..input_size`) and the 70 bytes
-//!   of the component's content-type slot, read on every call (A.6.1: the host may have
+//!   of the component's content-type slot, read on every call (the host may have
 //!   rewritten the UUID).
 //! * Output: a [`Request`] borrowing the body: the `component` part, the optional `input` part
 //!   and up to [`MAX_UNIFORMS`] `uniforms[<key>]` parts sorted by key; or a [`MultipartError`]
-//!   whose `offset` is the byte of the body that broke the grammar (rejection mode 0 of
-//!   `memory-tools.md` 1.1 reports `offset * 10 + 0`).
+//!   whose `offset` is the byte of the body that broke the grammar (rejection mode 0,
+//!   docs/rejections.md, reports `offset * 10 + 0`).
 //! * [`parse_parts`] is the same grammar with the part-name rules left to the caller, for
 //!   tools whose requests have other fields (the heap analyzer's `wasm`, `dump`, `before`,
 //!   `after`).
 //!
-//! # Grammar (B.3), with `B` = `uuid-<uuid>` (41 bytes) taken from the slot
+//! # Grammar, with `B` = `uuid-<uuid>` (41 bytes) taken from the slot
 //!
 //! ```text
 //! request   = "--" B CRLF part *( CRLF "--" B CRLF part ) CRLF "--" B "--" [ CRLF ]
@@ -33,7 +32,7 @@
 //! * Part body: from after the `CRLF CRLF` to the first `CRLF "--" B` that is immediately
 //!   followed by `CRLF` or `--`; other occurrences belong to the body.
 //! * Part names (case-sensitive): `component` and `input` (each at most once) and
-//!   `uniforms[<key>]` with a key valid per A.7 ([`valid_key_bytes`]), each key once, at most
+//!   `uniforms[<key>]` with a valid key ([`valid_key_bytes`]), each key once, at most
 //!   64 of them; anything else is rejected. `component` is required; a missing `input` means
 //!   empty input (`Request::input` is `None`).
 //!
@@ -51,10 +50,10 @@ pub fn error(offset: usize, kind: MultipartErrorKind) -> MultipartError {
     err(offset, kind)
 }
 
-/// Length of the content-type slot, in bytes (A.6.1).
+/// Length of the content-type slot, in bytes.
 pub const SLOT_LEN: usize = 70;
 
-/// The immutable first 34 bytes of the content-type slot (A.6.1).
+/// The immutable first 34 bytes of the content-type slot.
 pub const SLOT_PREFIX: &[u8; 34] = b"multipart/form-data;boundary=uuid-";
 
 /// Offset of the boundary parameter value `uuid-<uuid>` in the slot (after `boundary=`).
@@ -64,10 +63,10 @@ const BOUNDARY_START: usize = 29;
 pub const BOUNDARY_LEN: usize = 41;
 
 /// Largest accepted header block of one part, in bytes, not counting the terminating
-/// `CRLF CRLF` (B.3).
+/// `CRLF CRLF`.
 pub const MAX_HEADER_BLOCK_BYTES: usize = 16_384;
 
-/// Largest number of `uniforms[<key>]` parts (B.3).
+/// Largest number of `uniforms[<key>]` parts.
 pub const MAX_UNIFORMS: usize = 64;
 
 /// Length of the opening delimiter line `"--" B CRLF`.
@@ -89,7 +88,7 @@ pub struct Part<'a> {
 /// One `uniforms[<key>]` part.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Uniform<'a> {
-    /// The key, valid per A.7 (ASCII).
+    /// The key, valid per the uniform key grammar (ASCII).
     pub key: &'a str,
     /// The raw value: the part body, not trimmed (parse it with
     /// [`parse_value`](super::uniforms::parse_value)).
@@ -98,7 +97,7 @@ pub struct Uniform<'a> {
     pub value_offset: usize,
 }
 
-/// A parsed request (`memory-tools.md` 1).
+/// A parsed request (docs/request.md, "Fields").
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Request<'a> {
     /// The `component` part: the target module's bytes.
@@ -136,7 +135,7 @@ pub struct MultipartError {
 #[non_exhaustive]
 pub enum MultipartErrorKind {
     /// The content-type slot is not `multipart/form-data;boundary=uuid-` followed by a
-    /// canonical lowercase UUID (A.6.1). Offset: 0 (the body could not be read at all).
+    /// canonical lowercase UUID. Offset: 0 (the body could not be read at all).
     InvalidBoundarySlot {
         /// Offset in the slot of the first bad byte (`min(slot.len(), 70)` when the slot has
         /// the wrong length).
@@ -147,8 +146,8 @@ pub enum MultipartErrorKind {
     /// No `CRLF CRLF` ends the part's header block. Offset: the body's length.
     MissingHeaderTerminator,
     /// The header block is longer than [`MAX_HEADER_BLOCK_BYTES`] (checked once its
-    /// terminator is found, as B.3 orders it). Offset: part start + 16,384 (its first byte
-    /// beyond the limit).
+    /// terminator is found, as QIP's wrapper orders it). Offset: part start + 16,384 (its first
+    /// byte beyond the limit).
     HeaderBlockTooLarge,
     /// An empty header line (e.g. a header block that starts with CRLF). Offset: line start.
     EmptyHeaderLine,
@@ -189,7 +188,7 @@ pub enum MultipartErrorKind {
     DuplicateComponent,
     /// A second `input` part. Offset: part start of the second one.
     DuplicateInput,
-    /// A `uniforms[<key>]` part whose key breaks the A.7 grammar. Offset: part start.
+    /// A `uniforms[<key>]` part whose key breaks the uniform key grammar. Offset: part start.
     InvalidUniformKey,
     /// A second `uniforms[<key>]` part with the same key. Offset: part start of the second.
     DuplicateUniform,
@@ -264,7 +263,7 @@ fn err(offset: usize, kind: MultipartErrorKind) -> MultipartError {
     MultipartError { offset, kind }
 }
 
-/// Checks the content-type slot (A.6.1) and returns the boundary `uuid-<uuid>` (41 bytes).
+/// Checks the content-type slot and returns the boundary `uuid-<uuid>` (41 bytes).
 ///
 /// # Errors
 ///
@@ -428,7 +427,7 @@ pub struct NamedPart<'a> {
     pub part: Part<'a>,
 }
 
-/// Walks the parts of a request body against the boundary in `content_type_slot` (B.3; the
+/// Walks the parts of a request body against the boundary in `content_type_slot` (the
 /// grammar and every rule except the part names are in the [module documentation](self)),
 /// calling `on_part` for each part in order, after its header block and body end were read and
 /// before the bytes after its delimiter are. `on_part` applies a tool's own part-name rules;
@@ -481,7 +480,7 @@ pub fn parse_parts<'a>(
     }
 }
 
-/// Parses a request body against the boundary in `content_type_slot` (B.3; the grammar and
+/// Parses a request body against the boundary in `content_type_slot` (the grammar and
 /// every rule are in the [module documentation](self)).
 ///
 /// `content_type_slot` is the component's 70-byte content-type slot as read on this call.
@@ -537,7 +536,7 @@ mod tests {
     use alloc::string::String;
     use alloc::vec;
 
-    /// The default slot (A.6.1), 70 bytes.
+    /// The default slot, 70 bytes.
     const SLOT: &[u8] = b"multipart/form-data;boundary=uuid-00000000-0000-0000-0000-000000000000";
     /// `"--" B`, 43 bytes.
     const DASH_B: &str = "--uuid-00000000-0000-0000-0000-000000000000";
@@ -745,7 +744,7 @@ mod tests {
         // No name: reported at the disposition line start, 45.
         assert_eq!(fails(&with_value(" form-data; filename=\"a\"")), (45, K::MissingNameParameter));
         assert_eq!(fails(&with_value(" form-data")), (45, K::MissingNameParameter));
-        // An empty key is only validated, not rejected (B.3 puts no rule on keys).
+        // An empty key is only validated, not rejected (the grammar puts no rule on keys).
         assert!(parse_str(&with_value(" form-data; =\"\"; name=\"component\"")).is_ok());
     }
 

@@ -235,7 +235,8 @@ pub fn run<O: Observer>(
             .map_err(|e| exec_failure(e, &module, Some(*store.counters())))?;
     }
     let render = store.get_func(instance, "render").expect("checked by the contract");
-    // A budget used up by the setters makes render exhaust at its first instruction, as in QIP's wrapper.
+    // A budget used up by the setters makes render exhaust at its first instruction, as in QIP's
+    // wrapper.
     observer.begin_render(store.counters().instructions, contract.stack_pointer);
     let result = store
         .call_observed(render, &[Value::I32(input.len() as i32)], observer)

@@ -1,4 +1,4 @@
-//! Uniform keys and uniform values (`spec/qip-content.md` A.7).
+//! Uniform keys and uniform values (docs/uniforms.md; keys: docs/request.md, "Fields").
 //!
 //! * Input: a key (the `<key>` of a `uniforms[<key>]` part, or of `-u key=value`) and a value's
 //!   raw bytes together with the scalar type of the target's setter `uniform_set_<key>`.
@@ -50,10 +50,10 @@
 use alloc::string::String;
 use core::fmt::{self, Write as _};
 
-/// Longest uniform key, in bytes (A.7: 1–63 characters).
+/// Longest uniform key, in bytes (1–63 characters).
 pub const MAX_KEY_LEN: usize = 63;
 
-/// Whether `key` satisfies the uniform key grammar of A.7: 1–63 characters, the first in
+/// Whether `key` satisfies the uniform key grammar: 1–63 characters, the first in
 /// `[a-z]`, the rest in `[a-z0-9_]`, not ending with `_`, not containing `__`.
 pub fn valid_key(key: &str) -> bool {
     valid_key_bytes(key.as_bytes())
@@ -72,7 +72,7 @@ pub fn valid_key_bytes(key: &[u8]) -> bool {
         && !key.windows(2).any(|w| w == b"__")
 }
 
-/// The parameter type of a setter `uniform_set_<key>(T) -> T` (A.7).
+/// The parameter type of a setter `uniform_set_<key>(T) -> T`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ScalarType {
     /// `i32`, read as an **unsigned** 32-bit value.
@@ -176,9 +176,9 @@ fn out_of_range() -> UniformError {
     UniformError { offset: 0, kind: UniformErrorKind::OutOfRange }
 }
 
-/// Parses a uniform value for a setter of type `ty`, exactly as Go `qip run` does (A.7, Go
-/// column; the rules are in the [module documentation](self)). The text is used as given: no
-/// trimming (a multipart uniform value is the raw part body, B.3).
+/// Parses a uniform value for a setter of type `ty`, exactly as Go `qip run` does
+/// (docs/uniforms.md, Go column; the rules are in the [module documentation](self)). The text is
+/// used as given: no trimming (a multipart uniform value is the raw part body, docs/request.md).
 ///
 /// # Errors
 ///

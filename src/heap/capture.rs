@@ -13,7 +13,7 @@
 //! | `MemoryDump.dumpMemoryRegion` | `(pathPtr, pathLen)` | WARPO's convention: a dump at the guest's UTF-8 path |
 //! | `MemoryDump.dumpMemoryRegion` | `(labelPtr, labelByteLength, dataEnd, heapBase, stackPointer)` | our fixtures' convention: a UTF-16 label and the region values |
 //!
-//! The dump (`heap-analyzer` format A.1, as [`super::dump::write_dump`] writes it): the
+//! The dump (docs/heap.md, "Dump format", as [`super::dump::write_dump`] writes it): the
 //! header with `__data_end`, `__heap_base` and `__stack_pointer` (passed by the guest, or read
 //! from the module's globals of those names), the values of every mutable i32 global in
 //! index order, then the whole linear memory.

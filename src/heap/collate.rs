@@ -1,4 +1,4 @@
-//! The className tie-break of `heap-analyzer.md` D.9 and F.6: JavaScript
+//! The className tie-break of the views' orders (docs/heap.md, "Orders"): JavaScript
 //! `String.prototype.localeCompare`, i.e. ICU collation with the root locale at tertiary
 //! strength (Node's default), as docs/heap.md "Sorting ties by class name" describes.
 //!
@@ -235,7 +235,7 @@ mod tests {
 
     #[test]
     fn symbols_before_digits_before_letters() {
-        // D.9: ICU puts `~lib/…` before `tools/…`.
+        // ICU puts `~lib/…` before `tools/…`.
         assert_eq!(locale_compare("~lib/string/String", "tools/x/TreeNode"), Less);
         assert_eq!(locale_compare("9", "a"), Less);
         assert_eq!(locale_compare("_", "-"), Less);

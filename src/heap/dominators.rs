@@ -1,4 +1,4 @@
-//! Immediate dominators and retained sizes (`heap-analyzer.md` D.7, D.8).
+//! Immediate dominators and retained sizes (docs/heap.md, "Liveness and sizes").
 //!
 //! The graph gets a virtual root `VR` with an edge to every root. Dominators are computed
 //! with the Lengauer–Tarjan algorithm (path compression, no balancing: O(E log V)) on a
@@ -165,7 +165,7 @@ pub fn dominators(graph: &Graph, roots: &[ObjectIndex]) -> DominatorTree {
     DominatorTree { idom: out, preorder: vertex }
 }
 
-/// Retained sizes (D.8): `retained(x) = shallow(x) + Σ retained(c)` over the dominator-tree
+/// Retained sizes: `retained(x) = shallow(x) + Σ retained(c)` over the dominator-tree
 /// children `c` of `x`, computed in reverse preorder (children before their dominator).
 /// Unreachable nodes get 0. Sizes in bytes.
 pub fn retained_sizes(tree: &DominatorTree, shallow: &[u64]) -> Vec<u64> {

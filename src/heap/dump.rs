@@ -1,4 +1,4 @@
-//! The dump reader (`heap-analyzer.md` A.1): a version-2 dump file in, a borrowed [`Dump`]
+//! The dump reader (docs/heap.md, "Dump format"): a version-2 dump file in, a borrowed [`Dump`]
 //! out. Zero-copy: the memory image is a slice of the file.
 //!
 //! Layout (all u32 little-endian, offsets in bytes from the start of the file):
@@ -36,7 +36,7 @@ fn u32_at(b: &[u8], at: usize) -> u32 {
 }
 
 impl<'a> Dump<'a> {
-    /// Parses a dump file, checking in the order of A.1.
+    /// Parses a dump file, checking in the order of docs/heap.md.
     ///
     /// # Errors
     /// [`HeapError::DumpTooSmall`], [`HeapError::InvalidMagic`],
@@ -72,7 +72,7 @@ impl<'a> Dump<'a> {
     }
 }
 
-/// Serialises a version-2 dump (A.1): the inverse of [`Dump::parse`], for tests, fixtures
+/// Serialises a version-2 dump: the inverse of [`Dump::parse`], for tests, fixtures
 /// and benchmarks.
 pub fn write_dump(
     data_end: u32,

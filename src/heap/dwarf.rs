@@ -1,12 +1,12 @@
-//! DWARF reading (`heap-analyzer.md` B.1) with `gimli`: the sections `debug_abbrev`,
-//! `debug_info` and `debug_str` in, a flat pre-order table of [`Die`]s out, holding only the
-//! attributes the analyzer uses, with WARPO's non-standard meanings (B.2): `DW_AT_signature`
-//! is the runtime class id (`DW_FORM_data4`), `DW_AT_location` a plain global or local index.
+//! DWARF reading (docs/heap.md, "The wasm binary and its DWARF") with `gimli`: the sections
+//! `debug_abbrev`, `debug_info` and `debug_str` in, a flat pre-order table of [`Die`]s out, holding
+//! only the attributes the analyzer uses, with WARPO's non-standard meanings: `DW_AT_signature` is
+//! the runtime class id (`DW_FORM_data4`), `DW_AT_location` a plain global or local index.
 //!
 //! Compatibility rules kept from WARPO's reader: one abbreviation table read from offset 0 of
 //! `debug_abbrev` for every unit; `DW_FORM_strp` must point at the start of a string; the
 //! first attribute of a name wins; a DIE is identified by its absolute `debug_info` offset.
-//! `gimli` accepts a superset of WARPO's five forms (B.1 recommends it).
+//! `gimli` accepts a superset of WARPO's five forms.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -37,7 +37,7 @@ pub type DieIndex = u32;
 /// No DIE (the parent of a unit root).
 pub const NO_DIE: DieIndex = u32::MAX;
 
-/// One debugging information entry, reduced to what the heap analyzer reads (B.1).
+/// One debugging information entry, reduced to what the heap analyzer reads.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Die {
     /// Absolute offset of the DIE from the start of `debug_info`, in bytes (its identity).
@@ -78,7 +78,7 @@ impl Dies {
         self.dies.binary_search_by_key(&offset, |d| d.offset).ok().map(|i| &self.dies[i])
     }
 
-    /// Reads the three sections (B.1). `debug_str` may be absent (then every `DW_FORM_strp`
+    /// Reads the three sections. `debug_str` may be absent (then every `DW_FORM_strp`
     /// fails).
     ///
     /// # Errors

@@ -1,6 +1,6 @@
 //! Errors of the heap analyzer. Where WARPO's tool has a message, [`HeapError`]'s `Display`
-//! prints it verbatim (`heap-analyzer.md` A.1, A.2, B.1, G); where WARPO would crash (a JS
-//! `RangeError`, a hang), it prints one clear English line instead.
+//! prints it verbatim (docs/heap.md, "Dump format" and "The wasm binary and its DWARF"); where
+//! WARPO would crash (a JS `RangeError`, a hang), it prints one clear English line instead.
 
 use core::fmt;
 
@@ -9,57 +9,57 @@ use core::fmt;
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum HeapError {
-    /// A.1 check 1: the dump is shorter than its 24-byte header.
+    /// Dump check 1: the dump is shorter than its 24-byte header.
     DumpTooSmall {
         /// Length of the dump file, in bytes.
         len: u64,
     },
-    /// A.1 check 2: the u32 at file offset 0 is not `0x44485341` ("ASHD").
+    /// Dump check 2: the u32 at file offset 0 is not `0x44485341` ("ASHD").
     InvalidMagic {
         /// The u32 read at offset 0 (little-endian).
         magic: u32,
     },
-    /// A.1 check 3: the version at file offset 4 is not 2.
+    /// Dump check 3: the version at file offset 4 is not 2.
     UnsupportedVersion {
         /// The version read.
         version: u32,
     },
-    /// A.1 check 4: the file ends inside the array of mutable i32 global values.
+    /// Dump check 4: the file ends inside the array of mutable i32 global values.
     DumpTooSmallForGlobals {
         /// N, the count at file offset 20.
         count: u32,
         /// Length of the dump file, in bytes.
         len: u64,
     },
-    /// A.2: the wasm binary could not be read (any `wasmparser` reader error).
+    /// The wasm binary could not be read (any `wasmparser` reader error).
     WasmParse,
-    /// A.2: no custom section named `debug_abbrev`.
+    /// No custom section named `debug_abbrev`.
     MissingDebugAbbrev,
-    /// A.2: no custom section named `debug_info`.
+    /// No custom section named `debug_info`.
     MissingDebugInfo,
-    /// B.1: a `DW_FORM_strp` offset that is not the start of a string of `debug_str`.
+    /// A `DW_FORM_strp` offset that is not the start of a string of `debug_str`.
     StringNotFound {
         /// The offset into `debug_str`, in bytes.
         offset: u64,
     },
-    /// B.1: a DIE uses an abbreviation code that the table does not define.
+    /// A DIE uses an abbreviation code that the table does not define.
     UnknownAbbreviation {
         /// The abbreviation code.
         code: u64,
         /// Offset of the DIE from the start of `debug_info`, in bytes.
         offset: u64,
     },
-    /// B.1: an attribute form that cannot be read.
+    /// An attribute form that cannot be read.
     UnsupportedForm {
         /// The `DW_FORM_*` code.
         form: u64,
     },
-    /// B.1: `DW_FORM_addr` in a unit whose address size is not 4.
+    /// `DW_FORM_addr` in a unit whose address size is not 4.
     UnsupportedAddressSize {
         /// The unit's address size, in bytes.
         size: u8,
     },
-    /// B.1: any other malformation of the DWARF sections (truncated unit or abbreviation table,
+    /// Any other malformation of the DWARF sections (truncated unit or abbreviation table,
     /// bad LEB128, ...), as reported by `gimli`.
     Dwarf {
         /// The section being read: `debug_abbrev` or `debug_info`.
@@ -70,15 +70,15 @@ pub enum HeapError {
         /// `gimli`'s description of the problem.
         reason: gimli::Error,
     },
-    /// D.2: a used block's 20-byte header (mmInfo and object header) does not fit in memory.
-    /// WARPO dies with a JavaScript `RangeError` here.
+    /// The heap walk: a used block's 20-byte header (mmInfo and object header) does not fit in
+    /// memory. WARPO dies with a JavaScript `RangeError` here.
     BlockHeaderOutOfBounds {
         /// Linear-memory address of the block (its `mmInfo` word).
         block: u64,
         /// Length of the memory image, in bytes.
         memory_len: u64,
     },
-    /// D.4: a header word of an Array, Map, Set or SmallTuple payload (`dataStart`,
+    /// Reference scanning: a header word of an Array, Map, Set or SmallTuple payload (`dataStart`,
     /// `length_`, `entries`, `entriesOffset`, the bitmap) lies past the end of memory. WARPO
     /// dies with a JavaScript `RangeError` here.
     PayloadOutOfBounds {
@@ -87,8 +87,9 @@ pub enum HeapError {
         /// Linear-memory address of the word that could not be read.
         address: u64,
     },
-    /// D.4: the arrays, maps and tuples of the dump claim more element slots than the memory
-    /// image can hold several times over; a real heap never does (WARPO would spin for hours).
+    /// Reference scanning: the arrays, maps and tuples of the dump claim more element slots than
+    /// the memory image can hold several times over; a real heap never does (WARPO would spin for
+    /// hours).
     ScanLimitExceeded {
         /// The limit on element slots read, `2 × memory length / 4 + 1,048,576`.
         limit: u64,

@@ -1,4 +1,4 @@
-//! Reference scanning (`heap-analyzer.md` D.4): the objects, the memory image and the layouts
+//! Reference scanning (docs/heap.md, "References"): the objects, the memory image and the layouts
 //! in, the reference graph over **all** objects (live or not) out, as compressed adjacency
 //! lists. Edges keep duplicates and discovery order. The same scan of one object can also
 //! name the slot each edge was read from ([`labelled_edges`], for the retainers view).
@@ -44,7 +44,7 @@ impl Graph {
     }
 }
 
-/// Where in its source object an edge was read (the slot kinds of D.4's scan).
+/// Where in its source object an edge was read (the slot kinds of the scan).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Slot {
     /// Field `field` of field node `node`: `DebugInfo::fields[node].own[field]`.
@@ -104,7 +104,8 @@ impl Sink for Vec<(ObjectIndex, Slot)> {
     }
 }
 
-/// Bounded reader of references: `readRef` of D.4 plus a limit on the number of slots read.
+/// Bounded reader of references: the reading of one reference word plus a limit on the number of
+/// slots read.
 struct Scanner<'a, S> {
     memory: &'a [u8],
     index: &'a PtrIndex,
@@ -246,7 +247,7 @@ pub fn scan_limit(memory_len: usize) -> u64 {
     2 * (memory_len as u64 / 4) + (1 << 20)
 }
 
-/// Builds the reference graph of D.4 over all `objects`.
+/// Builds the reference graph over all `objects`.
 ///
 /// # Errors
 /// [`HeapError::PayloadOutOfBounds`] when an array, map or tuple header word lies past the end

@@ -1,13 +1,13 @@
-//! JSON output (`heap-analyzer.md` E), byte-identical to `JSON.stringify(value, null, 2)` of
+//! JSON output (docs/heap.md, "JSON"), byte-identical to `JSON.stringify(value, null, 2)` of
 //! WARPO's CLI, without the trailing newline (the CLI adds it).
 //!
 //! Layout: two-space indentation, `"key": value`, one key or element per line, empty arrays as
 //! `[]`, integers only. Keys in this order:
 //!
-//! * `analyze` (E.1): `totalHeapSize`, `totalLiveSize`, `constructors` = [{`className`,
+//! * `analyze`: `totalHeapSize`, `totalLiveSize`, `constructors` = [{`className`,
 //!   `count`, `totalShallowSize`, `totalRetainedSize`, `instances` = [{`address`,
 //!   `shallowSize`, `retainedSize`}]}];
-//! * `diff` (E.2): `beforeTotalHeapSize`, `afterTotalHeapSize`, `totalHeapSizeDelta`,
+//! * `diff`: `beforeTotalHeapSize`, `afterTotalHeapSize`, `totalHeapSizeDelta`,
 //!   `beforeTotalLiveSize`, `afterTotalLiveSize`, `totalLiveSizeDelta`, `constructors` =
 //!   [{`className`, `newCount`, `deletedCount`, `countDelta`, `allocatedSize`, `freedSize`,
 //!   `sizeDelta`, `instances` = [{`address`, `shallowSize`, `retainedSize`, `changeKind`
@@ -98,7 +98,7 @@ pub fn push_json_string(s: &mut String, v: &str) {
     s.push('"');
 }
 
-/// The `analyze` JSON (E.1), no trailing newline.
+/// The `analyze` JSON, no trailing newline.
 pub fn snapshot_json(snap: &Snapshot) -> String {
     let instances: usize = snap.constructors.iter().map(|r| r.instances.len()).sum();
     let mut o = Out { s: String::with_capacity(256 + 200 * snap.constructors.len() + 90 * instances) };
@@ -123,7 +123,7 @@ pub fn snapshot_json(snap: &Snapshot) -> String {
     o.s
 }
 
-/// The `diff` JSON (E.2), no trailing newline.
+/// The `diff` JSON, no trailing newline.
 pub fn comparison_json(c: &Comparison) -> String {
     let instances: usize = c.constructors.iter().map(|r| r.instances.len()).sum();
     let mut o = Out { s: String::with_capacity(512 + 250 * c.constructors.len() + 120 * instances) };

@@ -1,4 +1,4 @@
-//! Class layouts and global-root metadata (`heap-analyzer.md` B.3, B.4): the [`Dies`] table
+//! Class layouts and global-root metadata (docs/heap.md, "Class layouts"): the [`Dies`] table
 //! in, a [`DebugInfo`] out: layouts indexed by runtime class id (rtId), with inherited fields
 //! flattened in, Map/Set entry layouts attached, and the global variables that can hold
 //! objects.
@@ -13,7 +13,7 @@ use super::dwarf::{
     TAG_TEMPLATE_TYPE_PARAMETER, TAG_VARIABLE,
 };
 
-/// The library types whose payload is scanned specially (B.3 step 2, D.4).
+/// The library types whose payload is scanned specially (docs/heap.md, "References").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BuiltinKind {
     /// `~lib/array/Array<…>`: elements at `dataStart + 4i` for `i < length_`.
@@ -70,7 +70,7 @@ pub struct Field {
 pub struct FieldNode {
     /// The class's own fields.
     pub own: Vec<Field>,
-    /// Index in [`DebugInfo::fields`] of the parent class's node (B.3 step 3). Resolution
+    /// Index in [`DebugInfo::fields`] of the parent class's node. Resolution
     /// never links a cycle (a class whose base is on its own chain gets none).
     pub base: Option<u32>,
 }
@@ -84,7 +84,7 @@ pub struct EntryField {
     pub name: String,
 }
 
-/// The entry layout of a Map or Set (B.3 step 4).
+/// The entry layout of a Map or Set.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EntryLayout {
     /// The entry's reference fields other than `taggedNext`, in field order.
@@ -93,7 +93,7 @@ pub struct EntryLayout {
     pub size: u64,
 }
 
-/// The layout of one runtime class (B.3).
+/// The layout of one runtime class.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClassLayout {
     /// Runtime class id (`DW_AT_signature`).
@@ -101,7 +101,7 @@ pub struct ClassLayout {
     /// Internal class name, e.g. `~lib/string/String`.
     pub name: String,
     /// Index in [`DebugInfo::fields`] of its fields' node; [`DebugInfo::chain`] lists them
-    /// with the inherited ones first (B.3 step 3).
+    /// with the inherited ones first.
     pub fields: u32,
     /// Name of the parent class, if the class has a resolvable `DW_TAG_inheritance`.
     pub base: Option<String>,
@@ -117,7 +117,7 @@ pub struct ClassLayout {
     pub entry: Option<EntryLayout>,
 }
 
-/// A global variable whose value is a candidate root (B.4).
+/// A global variable whose value is a candidate root.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GlobalCandidate {
     /// Internal name of the global.
@@ -128,7 +128,7 @@ pub struct GlobalCandidate {
     pub index: u64,
 }
 
-/// What the analysis needs from the debug info (D.1).
+/// What the analysis needs from the debug info.
 #[derive(Debug, Clone, Default)]
 pub struct DebugInfo {
     /// Kept layouts (rtId ≠ 0 or `~lib/object/Object`), by rtId.
@@ -141,7 +141,7 @@ pub struct DebugInfo {
 }
 
 impl DebugInfo {
-    /// The class name of an rtId (B.3 step 6): the layout's name or `Class#<rtId>`.
+    /// The class name of an rtId: the layout's name or `Class#<rtId>`.
     pub fn class_name(&self, rtid: u32) -> String {
         match self.layouts.get(&u64::from(rtid)) {
             Some(l) => l.name.clone(),
@@ -150,19 +150,19 @@ impl DebugInfo {
     }
 
     /// The field nodes of `layout` and its ancestors into `out` (cleared first), oldest
-    /// ancestor first: their `own` fields in this order are the class's fields (B.3 step 3).
+    /// ancestor first: their `own` fields in this order are the class's fields.
     /// Iterative, for chains of any depth; a cycle (only in a hand-built `DebugInfo`) ends
     /// after one node per class.
     pub fn chain(&self, layout: &ClassLayout, out: &mut Vec<u32>) {
         chain(&self.fields, layout.fields, out);
     }
 
-    /// Resolves layouts and global candidates from all units (B.3, B.4).
+    /// Resolves layouts and global candidates from all units.
     pub fn resolve(dies: &Dies) -> DebugInfo {
         let d = &dies.dies;
         let name_of =
             |offset: Option<u64>| offset.and_then(|o| dies.at_offset(o)).and_then(|t| t.name.as_deref());
-        // B.3 step 1: base-type names per unit root.
+        // Base-type names per unit root.
         let mut base_types: BTreeMap<DieIndex, BTreeSet<&str>> = BTreeMap::new();
         for die in d.iter().filter(|x| x.tag == TAG_BASE_TYPE) {
             if let Some(n) = &die.name {
@@ -173,7 +173,7 @@ impl DebugInfo {
         let is_base =
             |die_unit: DieIndex, name: &str| base_types.get(&die_unit).unwrap_or(&empty).contains(name);
 
-        // B.3 step 2, in one pre-order pass: a class DIE precedes its children.
+        // Class layouts, in one pre-order pass: a class DIE precedes its children.
         let mut layouts: Vec<ClassLayout> = Vec::new();
         // Per layout: its own fields, until `flatten` links them into chains.
         let mut own: Vec<Vec<Field>> = Vec::new();
@@ -237,7 +237,7 @@ impl DebugInfo {
             }
         }
         // byteSize from own fields when the class has no DW_AT_byte_size (0 counts as absent
-        // only for entry strides, B.3 step 4).
+        // only for entry strides).
         for ((l, has_size), own) in layouts.iter_mut().zip(has_size).zip(&own) {
             if !has_size {
                 l.byte_size = own.iter().map(|f| f.offset.saturating_add(f.size)).max().unwrap_or(0);
@@ -246,14 +246,14 @@ impl DebugInfo {
         let fields = link(&layouts, own);
         attach_entries(&mut layouts, &fields);
 
-        // B.3 steps 5 and 6.
+        // Drop the classes of id 0 but Object; index by id.
         let mut out = DebugInfo { fields, ..DebugInfo::default() };
         for l in layouts {
             if l.rtid != 0 || l.name == "~lib/object/Object" {
                 out.layouts.insert(l.rtid, l);
             }
         }
-        // B.4: direct children of unit roots.
+        // Global candidates: direct children of unit roots.
         let kept: BTreeSet<&str> = out.layouts.values().map(|l| l.name.as_str()).collect();
         let mut globals = Vec::new();
         for die in d.iter().filter(|x| x.tag == TAG_VARIABLE && x.parent != NO_DIE && x.parent == x.unit_root)
@@ -269,7 +269,7 @@ impl DebugInfo {
     }
 }
 
-/// B.3 step 3: `fields = parent.fields ++ own fields`, parents first, iteratively (no
+/// `fields = parent.fields ++ own fields`, parents first, iteratively (no
 /// recursion, so a long or cyclic inheritance chain in broken DWARF is harmless: a class whose
 /// base is on its own chain keeps its own fields). Instead of copying the parent's fields,
 /// each class's node (same index as its layout) links to its parent's.
@@ -317,7 +317,7 @@ fn chain(nodes: &[FieldNode], node: u32, out: &mut Vec<u32>) {
     out.reverse();
 }
 
-/// B.3 step 4: the entry layout of each Map/Set from the class named `~lib/map/MapEntry<…>`
+/// The entry layout of each Map/Set from the class named `~lib/map/MapEntry<…>`
 /// or `~lib/set/SetEntry<…>` (the last one of that name).
 fn attach_entries(layouts: &mut [ClassLayout], nodes: &[FieldNode]) {
     let mut links = Vec::new();

@@ -1,4 +1,5 @@
-//! Marking (`heap-analyzer.md` D.6): the reference graph and the roots in, the live set out.
+//! Marking (docs/heap.md, "Liveness and sizes"): the reference graph and the roots in, the live set
+//! out.
 
 use alloc::vec;
 use alloc::vec::Vec;

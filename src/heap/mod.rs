@@ -1,30 +1,30 @@
 //! The AssemblyScript heap analyzer, compatible with WARPO's `as-heap-analyzer`
-//! (`spec/heap-analyzer.md`). Inputs: a version-2 memory dump and the wasm binary with
+//! (docs/heap.md). Inputs: a version-2 memory dump and the wasm binary with
 //! WARPO-shaped DWARF; outputs: the constructor view (`analyze`) and the comparison view
 //! (`diff`) as JSON byte-identical to WARPO's CLI.
 //!
-//! One module per stage of D, in data-flow order:
+//! One module per stage of the analysis, in data-flow order (sections of docs/heap.md):
 //!
-//! | module | stage | spec |
+//! | module | stage | docs/heap.md |
 //! | --- | --- | --- |
-//! | [`dump`] | dump file → header, global values, memory image | A.1 |
-//! | [`module`] | wasm → DWARF sections, globals | A.2 |
-//! | [`dwarf`] | DWARF sections → DIE table (gimli) | B.1, B.2 |
-//! | [`layout`] | DIEs → class layouts by rtId, global candidates | B.3, B.4 |
-//! | [`tlsf`] | memory → objects (TLSF walk), shallow sizes, pointer index | C, D.2, D.3 |
-//! | [`graph`] | objects + layouts → reference graph | D.4 |
-//! | `visit` | without DWARF: objects + the program's own visitors, run in the interpreter → reference graph, slots, global roots, class names | docs/heap.md |
-//! | [`roots`] | globals, shadow stack, pinned objects → roots | D.5 |
-//! | [`mark`] | graph + roots → live set | D.6 |
-//! | [`dominators`] | live graph + virtual root → idoms, retained sizes | D.7, D.8 |
-//! | [`tree`] | idoms + sizes → the dominator tree view | docs/heap.md |
-//! | [`retainers`] | graph + roots + sizes → one object's retainers and root paths | docs/heap.md |
-//! | [`devtools`] | graph + roots + sizes → a Chrome DevTools `.heapsnapshot` | docs/heap.md |
+//! | [`dump`] | dump file → header, global values, memory image | Dump format |
+//! | [`module`] | wasm → DWARF sections, globals | The wasm binary and its DWARF |
+//! | [`dwarf`] | DWARF sections → DIE table (gimli) | The wasm binary and its DWARF |
+//! | [`layout`] | DIEs → class layouts by rtId, global candidates | Class layouts |
+//! | [`tlsf`] | memory → objects (TLSF walk), shallow sizes, pointer index | The heap walk |
+//! | [`graph`] | objects + layouts → reference graph | References |
+//! | `visit` | without DWARF: objects + the program's own visitors, run in the interpreter → reference graph, slots, global roots, class names | Without DWARF |
+//! | [`roots`] | globals, shadow stack, pinned objects → roots | Roots |
+//! | [`mark`] | graph + roots → live set | Liveness and sizes |
+//! | [`dominators`] | live graph + virtual root → idoms, retained sizes | Liveness and sizes |
+//! | [`tree`] | idoms + sizes → the dominator tree view | Dominator tree |
+//! | [`retainers`] | graph + roots + sizes → one object's retainers and root paths | Retainers |
+//! | [`devtools`] | graph + roots + sizes → a Chrome DevTools `.heapsnapshot` | DevTools snapshots |
+//! | [`views`] | sizes → constructor rows, comparison rows, sorts | The two views |
+//! | [`json`] | rows → JSON text | JSON |
 //!
 //! [`capture`] stands apart: it runs an AssemblyScript program in the interpreter and makes
 //! the dumps the stages above read.
-//! | [`views`] | sizes → constructor rows, comparison rows, sorts | D.9–D.11, F |
-//! | [`json`] | rows → JSON text | E |
 //!
 //! Entry points: [`Analyzer`] (wasm parsed once, then any number of dumps), [`analyze`],
 //! [`diff`], and [`parse_top`] for the CLI's `--top`.
@@ -68,7 +68,7 @@ use tlsf::PtrIndex;
 use tree::DominatorView;
 use views::Instance;
 
-/// The wasm side of an analysis, read once (A.2, B, D.1).
+/// The wasm side of an analysis, read once.
 #[derive(Debug, Clone)]
 pub struct Analyzer<'w> {
     /// What was read from the module.
@@ -81,7 +81,7 @@ pub struct Analyzer<'w> {
 }
 
 impl<'w> Analyzer<'w> {
-    /// Reads the wasm binary and its DWARF (A.2, B.1–B.4).
+    /// Reads the wasm binary and its DWARF.
     ///
     /// # Errors
     /// `Failed to parse wasm binary`, `Missing .debug_abbrev section in wasm binary`,
@@ -138,7 +138,7 @@ impl<'w> Analyzer<'w> {
     }
 
     /// Walks the heap of one dump, scans its references, finds the roots, marks the live
-    /// objects and computes the dominator tree (D.2–D.7).
+    /// objects and computes the dominator tree.
     fn graph(&self, dump: &Dump<'_>) -> Result<HeapGraph, HeapError> {
         let memory = dump.memory;
         let objects = tlsf::walk(memory, dump.heap_base)?;
@@ -151,7 +151,7 @@ impl<'w> Analyzer<'w> {
         Ok(HeapGraph { objects, index, graph, slots, globals, roots, live, tree })
     }
 
-    /// [`Analyzer::graph`] and the shallow and retained sizes (D.8), without the reference
+    /// [`Analyzer::graph`] and the shallow and retained sizes, without the reference
     /// graph (dropped before the sizes are computed, to keep the peak low).
     fn sizes(&self, dump: &Dump<'_>) -> Result<Sizes, HeapError> {
         let HeapGraph { objects, index, graph, slots, live, tree, .. } = self.graph(dump)?;
@@ -163,7 +163,7 @@ impl<'w> Analyzer<'w> {
         Ok(Sizes { objects, live, tree, shallow, retained })
     }
 
-    /// Runs D.2–D.10 on one dump: the constructor view in the default order.
+    /// Runs the whole analysis on one dump: the constructor view in the default order.
     ///
     /// # Errors
     /// [`HeapError::BlockHeaderOutOfBounds`], [`HeapError::PayloadOutOfBounds`],

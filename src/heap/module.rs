@@ -1,5 +1,5 @@
-//! What the analyzer reads from the wasm binary (`heap-analyzer.md` A.2): the three DWARF
-//! custom sections (named without a leading dot) and the defined globals.
+//! What the analyzer reads from the wasm binary (docs/heap.md, "The wasm binary and its DWARF"):
+//! the three DWARF custom sections (named without a leading dot) and the defined globals.
 
 use alloc::vec::Vec;
 
@@ -71,7 +71,7 @@ impl<'a> ModuleInfo<'a> {
     /// Reads the module with `wasmparser`'s streaming reader (no validation).
     ///
     /// # Errors
-    /// [`HeapError::WasmParse`] for any reader error (A.2: `Failed to parse wasm binary`).
+    /// [`HeapError::WasmParse`] for any reader error (`Failed to parse wasm binary`).
     pub fn read(wasm: &'a [u8]) -> Result<ModuleInfo<'a>, HeapError> {
         let mut info = ModuleInfo::default();
         for payload in Parser::new(0).parse_all(wasm) {
@@ -106,7 +106,7 @@ impl<'a> ModuleInfo<'a> {
         Ok(info)
     }
 
-    /// The value of every i32 global at dump time (B.4): a mutable i32 global takes the next
+    /// The value of every i32 global at dump time: a mutable i32 global takes the next
     /// value of `dump_values` (the slot counter advances for every mutable i32 global, even
     /// past the end of the array, where globals get no value); an immutable one takes its
     /// init literal. Index = wasm global index; `None` for non-i32 globals and unvalued ones.

@@ -1,4 +1,4 @@
-//! Roots (`heap-analyzer.md` B.4, D.5): global variables, shadow-stack words and pinned
+//! Roots (docs/heap.md, "Roots"): global variables, shadow-stack words and pinned
 //! objects, in that order, as a list that may hold duplicates.
 
 use alloc::string::String;
@@ -8,7 +8,7 @@ use super::layout::DebugInfo;
 use super::module::ModuleInfo;
 use super::tlsf::{Object, ObjectIndex, PINNED_COLOR, PtrIndex, read_u32};
 
-/// A global variable of class type with a value at dump time (B.4).
+/// A global variable of class type with a value at dump time.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GlobalRoot {
     /// Internal name of the global.
@@ -21,7 +21,7 @@ pub struct GlobalRoot {
     pub value: u32,
 }
 
-/// The global roots of B.4: candidates of `info` whose global index has an i32 value, from
+/// The global roots: candidates of `info` whose global index has an i32 value, from
 /// the dump's mutable-i32 values or the global's init literal.
 pub fn global_roots(info: &DebugInfo, module: &ModuleInfo<'_>, dump_values: &[u32]) -> Vec<GlobalRoot> {
     let values = module.global_values(dump_values);
@@ -39,7 +39,7 @@ pub fn global_roots(info: &DebugInfo, module: &ModuleInfo<'_>, dump_values: &[u3
         .collect()
 }
 
-/// Where a root comes from (D.5).
+/// Where a root comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RootKind {
     /// A global variable; `source_address` is the wasm global index.
@@ -50,7 +50,7 @@ pub enum RootKind {
     Pinned,
 }
 
-/// One root (D.5).
+/// One root.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Root {
     /// The object held (its index in the walk's list).
@@ -63,7 +63,7 @@ pub struct Root {
     pub source_address: u64,
 }
 
-/// The roots of D.5, in order: globals whose value is an object, every shadow-stack word in
+/// The roots, in order: globals whose value is an object, every shadow-stack word in
 /// `[stack_pointer, heap_base)` (stopping at the end of memory) that is an object's payload
 /// pointer, and every pinned object.
 pub fn roots(

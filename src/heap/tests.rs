@@ -1,6 +1,6 @@
-//! Unit tests of the analysis stages with the expectations of `heap-analyzer.md` H
-//! (`dominator.test.ts`, `retainedSize.test.ts`, `comparison.test.ts`, `roots.test.ts`),
-//! re-derived by hand.
+//! Unit tests of the analysis stages with the expectations of WARPO's own unit tests (docs/heap.md,
+//! "Test heaps") (`dominator.test.ts`, `retainedSize.test.ts`, `comparison.test.ts`,
+//! `roots.test.ts`), re-derived by hand.
 
 use alloc::string::{String, ToString};
 use alloc::vec;

@@ -1,4 +1,4 @@
-//! The TLSF block walk (`heap-analyzer.md` C, D.2, D.3): a memory image and `__heap_base` in,
+//! The TLSF block walk (docs/heap.md, "The heap walk"): a memory image and `__heap_base` in,
 //! the used blocks ("objects") in ascending address order out, plus an index from payload
 //! pointer to object.
 
@@ -7,19 +7,19 @@ use alloc::vec::Vec;
 
 use super::HeapError;
 
-/// Size of the TLSF root structure, in bytes (C.2).
+/// Size of the TLSF root structure, in bytes.
 pub const ROOT_SIZE: u64 = 1572;
-/// Bytes from a block's `mmInfo` word to its payload (`BLOCK_OVERHEAD + OBJECT_OVERHEAD`, C.4).
+/// Bytes from a block's `mmInfo` word to its payload (`BLOCK_OVERHEAD + OBJECT_OVERHEAD`).
 pub const TOTAL_OVERHEAD: u64 = 20;
-/// Color of a pinned object (`nextWithColor & 3`, C.4).
+/// Color of a pinned object (`nextWithColor & 3`).
 pub const PINNED_COLOR: u8 = 3;
 
-/// Address of the TLSF root: `__heap_base` rounded up to 16 (C.2).
+/// Address of the TLSF root: `__heap_base` rounded up to 16.
 pub fn tlsf_root(heap_base: u32) -> u64 {
     (u64::from(heap_base) + 15) & !15
 }
 
-/// Address of the first block: `((R + 1572 + 4 + 15) & ~15) − 4`, i.e. `R + 1580` (C.2).
+/// Address of the first block: `((R + 1572 + 4 + 15) & ~15) − 4`, i.e. `R + 1580`.
 pub fn first_block(heap_base: u32) -> u64 {
     ((tlsf_root(heap_base) + ROOT_SIZE + 4 + 15) & !15) - 4
 }
@@ -32,7 +32,7 @@ pub fn read_u32(memory: &[u8], addr: u64) -> Option<u32> {
     Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
 }
 
-/// One used TLSF block = one managed object (C.4).
+/// One used TLSF block = one managed object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Object {
     /// Payload pointer (block address + 20): the object's address in references and JSON.
@@ -48,7 +48,7 @@ pub struct Object {
 }
 
 impl Object {
-    /// Shallow size (D.3): `4 + (mmInfo & ~3)` bytes, i.e. the block with its 4-byte header.
+    /// Shallow size: `4 + (mmInfo & ~3)` bytes, i.e. the block with its 4-byte header.
     #[inline]
     pub fn shallow_size(&self) -> u64 {
         4 + u64::from(self.mm_info & !3)
@@ -56,7 +56,7 @@ impl Object {
 }
 
 /// Walks the blocks from [`first_block`] to the first zero-size block or the end of memory
-/// (D.2). Free blocks are skipped. The walk always advances (at least 4 + 4 bytes per block,
+/// Free blocks are skipped. The walk always advances (at least 4 + 4 bytes per block,
 /// 64-bit arithmetic), so it ends on every input.
 ///
 /// # Errors
@@ -91,7 +91,7 @@ pub fn walk(memory: &[u8], heap_base: u32) -> Result<Vec<Object>, HeapError> {
 /// Index of an object (position in the walk's address-ordered list).
 pub type ObjectIndex = u32;
 
-/// `validPtrs` of D.2: payload pointer → object index. Dense (one slot per 16 bytes of heap)
+/// Every object's payload pointer → object index. Dense (one slot per 16 bytes of heap)
 /// when every payload is 16-aligned, as the runtime guarantees; a binary search otherwise.
 #[derive(Debug, Clone)]
 pub struct PtrIndex {

@@ -1,4 +1,4 @@
-//! The constructor view (`heap-analyzer.md` D.9, D.10, D.11) and the comparison view (F):
+//! The constructor view and the comparison view (docs/heap.md, "The two views"):
 //! per-object sizes in, rows grouped by class name out, in WARPO's orders.
 
 use alloc::collections::BTreeMap;
@@ -9,21 +9,21 @@ use core::cmp::Ordering;
 use super::HeapError;
 use super::collate::locale_compare;
 
-/// One object of a constructor row (E.1 `instances[]`).
+/// One object of a constructor row (`instances[]` of `analyze`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Instance {
     /// Payload pointer (linear-memory address of the payload).
     pub address: u64,
-    /// Shallow size in bytes (D.3).
+    /// Shallow size in bytes.
     pub shallow_size: u64,
-    /// Retained size in bytes (D.8).
+    /// Retained size in bytes.
     pub retained_size: u64,
 }
 
-/// One row of the constructor view (E.1 `constructors[]`).
+/// One row of the constructor view (`constructors[]` of `analyze`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConstructorRow {
-    /// Class name (B.3.6).
+    /// Class name.
     pub class_name: String,
     /// Number of live instances.
     pub count: u64,
@@ -35,19 +35,19 @@ pub struct ConstructorRow {
     pub instances: Vec<Instance>,
 }
 
-/// The result of `analyze` (E.1).
+/// The result of `analyze`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Snapshot {
-    /// `memLen − firstBlock`, in bytes (negative for absurd heap bases, D.10).
+    /// `memLen − firstBlock`, in bytes (negative for absurd heap bases).
     pub total_heap_size: i64,
     /// Σ shallow sizes of live objects, in bytes.
     pub total_live_size: u64,
-    /// Rows in the requested order (default D.9).
+    /// Rows in the requested order (default: by retained size).
     pub constructors: Vec<ConstructorRow>,
 }
 
-/// Builds the rows of D.9 from `(rtId, instance)` pairs of the live objects in ascending
-/// address order: groups by class name (`class_name(rtId)`, B.3.6; different rtIds with one
+/// Builds the constructor rows from `(rtId, instance)` pairs of the live objects in ascending
+/// address order: groups by class name (`class_name(rtId)`; different rtIds with one
 /// name share a row; rows in first-occurrence order before sorting), sorts instances and rows.
 pub fn constructor_rows(
     objects: impl IntoIterator<Item = (u32, Instance)>,
@@ -99,10 +99,10 @@ pub fn constructor_rows(
     rows
 }
 
-/// `--sort` of `analyze` (D.11).
+/// `--sort` of `analyze`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ConstructorSort {
-    /// The order of D.9 (default).
+    /// Retained size, shallow size, count, class name (the default).
     #[default]
     Retained,
     /// Stable re-sort by total shallow size, descending.
@@ -127,7 +127,7 @@ impl ConstructorSort {
 }
 
 impl Snapshot {
-    /// Applies `--sort` and `--top` (D.11): a stable re-sort, then the first `top` rows
+    /// Applies `--sort` and `--top`: a stable re-sort, then the first `top` rows
     /// (`None` = all); instance lists are never cut.
     pub fn sort_and_truncate(&mut self, sort: ConstructorSort, top: Option<usize>) {
         match sort {
@@ -143,7 +143,7 @@ impl Snapshot {
     }
 }
 
-/// Whether an instance of a comparison row appeared or disappeared (E.2 `changeKind`).
+/// Whether an instance of a comparison row appeared or disappeared (`changeKind` of `diff`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ChangeKind {
     /// In the after snapshot only (`"new"`).
@@ -152,7 +152,7 @@ pub enum ChangeKind {
     Delete,
 }
 
-/// One changed instance (E.2 `instances[]`).
+/// One changed instance (`instances[]` of `diff`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ChangedInstance {
     /// Payload pointer.
@@ -165,7 +165,7 @@ pub struct ChangedInstance {
     pub change_kind: ChangeKind,
 }
 
-/// One row of the comparison view (E.2 `constructors[]`, F.3).
+/// One row of the comparison view (`constructors[]` of `diff`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ComparisonRow {
     /// Class name.
@@ -186,7 +186,7 @@ pub struct ComparisonRow {
     pub instances: Vec<ChangedInstance>,
 }
 
-/// The result of `diff` (E.2).
+/// The result of `diff`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Comparison {
     /// Heap size of the before snapshot, in bytes.
@@ -205,7 +205,7 @@ pub struct Comparison {
     pub constructors: Vec<ComparisonRow>,
 }
 
-/// `--sort` of `diff` (F.6, F.7).
+/// `--sort` of `diff`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ComparisonSort {
     /// sizeDelta desc, allocatedSize desc, countDelta desc, className (default).
@@ -260,7 +260,7 @@ impl ComparisonSort {
 }
 
 impl Comparison {
-    /// Applies `--sort` (stable, full comparator) and `--top` (`None` = all rows), F.7.
+    /// Applies `--sort` (stable, full comparator) and `--top` (`None` = all rows).
     pub fn sort_and_truncate(&mut self, sort: ComparisonSort, top: Option<usize>) {
         self.constructors.sort_by(|a, b| sort.compare(a, b));
         if let Some(n) = top {
@@ -275,7 +275,7 @@ fn sorted_addresses(instances: &[Instance]) -> Vec<u64> {
     v
 }
 
-/// Compares two snapshots on their constructor rows (F.1–F.6); rows in the default order.
+/// Compares two snapshots on their constructor rows; rows in the default order.
 pub fn compare(before: &Snapshot, after: &Snapshot) -> Comparison {
     let after_rows: BTreeMap<&str, &ConstructorRow> =
         after.constructors.iter().map(|r| (r.class_name.as_str(), r)).collect();

@@ -1,17 +1,16 @@
-//! The KTX2 container in QIP's canonical RGBA8 sRGB layout (`qip-content.md` F.1), byte for
-//! byte: a 104-byte header with one level index entry, the 92-byte basic data format
-//! descriptor at 104, a 24-byte key/value block (`KTXorientation` = `rd`) at 196, four zero
-//! bytes, and the pixels at 224. QIP's strict RGBA8 parser (F.2) accepts exactly this layout;
-//! the Khronos validator expects the pixels at 220 instead (`toolchain.md`, "KTX2"), and QIP
-//! compatibility wins.
+//! The KTX2 container in QIP's canonical RGBA8 sRGB layout (docs/heat-map.md, "KTX2 layout"), byte
+//! for byte: a 104-byte header with one level index entry, the 92-byte basic data format descriptor
+//! at 104, a 24-byte key/value block (`KTXorientation` = `rd`) at 196, four zero bytes, and the
+//! pixels at 224. QIP's strict RGBA8 parser accepts exactly this layout; the Khronos validator
+//! expects the pixels at 220 instead, and QIP compatibility wins.
 
-/// Offset of the pixels, and the header size (F.1).
+/// Offset of the pixels, and the header size.
 pub const PIXELS_OFFSET: usize = 224;
-/// `VK_FORMAT_R8G8B8A8_SRGB` (F.1).
+/// `VK_FORMAT_R8G8B8A8_SRGB`.
 pub const VK_FORMAT_R8G8B8A8_SRGB: u32 = 43;
-/// Largest width or height QIP's parser accepts (F.2).
+/// Largest width or height QIP's parser accepts.
 pub const MAX_SIDE: u32 = 8192;
-/// Largest pixel count QIP's parser accepts (F.2).
+/// Largest pixel count QIP's parser accepts.
 pub const MAX_PIXELS: u64 = 25_000_000;
 
 /// The KTX2 file identifier («KTX 20»).
@@ -22,7 +21,7 @@ const DFD: (u32, u32) = (104, 92);
 /// Key/value data offset and length.
 const KVD: (u32, u32) = (196, 24);
 
-/// Whether `width` × `height` fits QIP's parser (F.2: each side 1…8192, at most 25,000,000
+/// Whether `width` × `height` fits QIP's parser (each side 1…8192, at most 25,000,000
 /// pixels).
 pub fn dimensions_ok(width: u32, height: u32) -> bool {
     (1..=MAX_SIDE).contains(&width)
@@ -91,7 +90,7 @@ pub fn rgba8_srgb(width: u32, height: u32, pixels: &[u8]) -> alloc::vec::Vec<u8>
 mod tests {
     use super::*;
 
-    /// The F.1 table, transcribed field by field.
+    /// The table of docs/heat-map.md, "KTX2 layout", transcribed field by field.
     #[test]
     fn header_matches_qip_layout() {
         let f = rgba8_srgb(2, 3, &[7; 24]);

@@ -1,6 +1,6 @@
 //! Image containers written by the tools.
 //!
-//! * [`ktx2`]: QIP's canonical RGBA8 sRGB KTX2 layout (`qip-content.md` F.1), the output of
+//! * [`ktx2`]: QIP's canonical RGBA8 sRGB KTX2 layout (docs/heat-map.md), the output of
 //!   `qip-interpret-memory-thermal-ktx2.wasm`.
 //! * [`view`]: the heat map drawn for people (opaque, labelled, viridis), with [`font`], a
 //!   small bitmap font of our own.

@@ -1,10 +1,10 @@
 //! Analyses built on interpreter observations.
 //!
 //! * [`pages`]: the page table of `qip-interpret-memory-page-writes-csv.wasm`
-//!   (`memory-tools.md` section 2): per 64 KiB page, initialized bytes, reads, writes, distinct
+//!   (docs/page-table.md): per 64 KiB page, initialized bytes, reads, writes, distinct
 //!   bytes written, and the regions overlapping it; written as CSV with `csv-core`.
-//! * [`thermal`]: the heat map of `qip-interpret-memory-thermal-ktx2.wasm` (`memory-tools.md`
-//!   section 3): per byte of up to 32 pages, the render work attributed to it and its accesses.
+//! * [`thermal`]: the heat map of `qip-interpret-memory-thermal-ktx2.wasm` (docs/heat-map.md): per
+//!   byte of up to 32 pages, the render work attributed to it and its accesses.
 
 //! * [`functions`]: per function, self instructions, loads, stores, bytes and pages touched.
 //! * [`names`]: function names for people, from the `name` section or the exports.

@@ -1,4 +1,4 @@
-//! The page table (`memory-tools.md` section 2): one row per 64 KiB page that was initialized,
+//! The page table (docs/page-table.md): one row per 64 KiB page that was initialized,
 //! read or written, with the regions overlapping it.
 //!
 //! [`PageRecorder`] is the [`Observer`] that collects the per-page counts during a run (uniform
@@ -15,7 +15,7 @@ use crate::wasm::Observer;
 /// Bytes per page (the WebAssembly page size).
 pub const PAGE_SIZE: u64 = 65536;
 
-/// The CSV header, exactly (`memory-tools.md` 2).
+/// The CSV header, exactly (docs/page-table.md).
 pub const CSV_HEADER: &str = "page,region,initialized_bytes,reads,bytes_read,writes,bytes_written,distinct_bytes_written,rewrite_ratio";
 
 /// Access counts of one page.
@@ -48,7 +48,7 @@ impl PageCounts {
 }
 
 /// Records per-page reads and writes and the lowest value of global 0. Counts follow
-/// `memory-tools.md` 2: an operation counts once on every page its byte range touches, and
+/// docs/page-table.md: an operation counts once on every page its byte range touches, and
 /// every byte counts in `bytes_read`/`bytes_written`; zero-length bulk operations count nothing
 /// (the interpreter reports none).
 #[derive(Debug, Default)]
@@ -166,7 +166,7 @@ impl Regions {
         region
     }
 
-    /// The stack range of `memory-tools.md` 2 from global 0's initial and lowest values.
+    /// The stack range (docs/page-table.md, "Regions") from global 0's initial and lowest values.
     pub fn stack_range(initial: Option<u32>, lowest: Option<u32>) -> Option<Range> {
         match (initial, lowest) {
             (Some(i), Some(l)) if l < i => Some((l as u64, i as u64)),
@@ -275,7 +275,7 @@ impl PageTable {
         PageTable { rows }
     }
 
-    /// The CSV of `memory-tools.md` 2, written with `csv-core`: the header and one line per row,
+    /// The CSV of docs/page-table.md, written with `csv-core`: the header and one line per row,
     /// separated by `\n`, with no line end after the last row (hosts such as `qip run` add one
     /// newline when they print UTF-8 output, so the terminal shows no blank line).
     pub fn to_csv(&self) -> String {

@@ -1,10 +1,11 @@
-//! The memory heat map of `qip-interpret-memory-thermal-ktx2.wasm` (`memory-tools.md` 3): one
+//! The memory heat map of `qip-interpret-memory-thermal-ktx2.wasm` (docs/heat-map.md): one
 //! pixel per byte of up to 32 pages, showing where the work of `render` ended up.
 //!
 //! [`ThermalRecorder`] is the [`Observer`] of the run. It keeps per-byte tallies only for the
 //! pages that can still become tiles (the lowest 32 touched pages at or above `first_page`),
 //! so its memory is bounded by the tiles shown (1.25 MiB each), not by the target's memory.
-//! [`HeatMap::render_rgba`] turns the tallies into pixels with the scales of 3.3.
+//! [`HeatMap::render_rgba`] turns the tallies into pixels with the scales of docs/heat-map.md,
+//! "Scale".
 //!
 //! # One run instead of two
 //!
@@ -31,7 +32,7 @@ use alloc::vec::Vec;
 use super::pages::{PAGE_SIZE, Range};
 use crate::wasm::Observer;
 
-/// Most tiles in an image (`memory-tools.md` 3.1; 32 · 256 = 8,192 rows, the KTX2 limit QIP
+/// Most tiles in an image (docs/heat-map.md, "Tiles"; 32 · 256 = 8,192 rows, the KTX2 limit QIP
 /// uses).
 pub const MAX_TILES: usize = 32;
 /// Width of the image and side of a tile, in pixels (bytes).
@@ -42,11 +43,11 @@ const TILE_BYTES: usize = PAGE_SIZE as usize;
 /// 32 MiB).
 pub const DEFAULT_PENDING_LIMIT: usize = 1 << 20;
 
-/// Alpha of a byte render never touched that held request input (3.3).
+/// Alpha of a byte render never touched that held request input.
 pub const ALPHA_INPUT: u8 = 40;
-/// Alpha of a byte render never touched that an active data segment initialized (3.3).
+/// Alpha of a byte render never touched that an active data segment initialized.
 pub const ALPHA_DATA: u8 = 24;
-/// Alpha offset of a touched byte (3.3: `64 + alpha_level(A)`).
+/// Alpha offset of a touched byte (`64 + alpha_level(A)`).
 pub const ALPHA_TOUCHED: u8 = 64;
 
 /// How the recorder decides which writes are stack writes.
@@ -185,8 +186,8 @@ pub struct Writers {
     /// The distinct call stacks of attributing writes, outermost first, at most
     /// [`MAX_FRAMES`] innermost frames each; function indices of the module.
     pub stacks: Vec<Vec<u32>>,
-    /// Per function index: instructions attributed (3.2) to its writes that landed on a tile.
-    /// Their sum is [`HeatMap::totals`]'s instructions.
+    /// Per function index: instructions attributed (docs/heat-map.md, "Channels") to its writes
+    /// that landed on a tile. Their sum is [`HeatMap::totals`]'s instructions.
     pub function_work: Vec<u64>,
     /// Per tile, parallel to [`HeatMap::tiles`]: per byte, the stack id (into `stacks`) of the
     /// write that gave the byte the most instructions (the first of equals), or [`NO_STACK`].
@@ -198,9 +199,9 @@ const UNSEEN: u32 = 0;
 /// Page state: touched, but never a tile (below `first_page`, or 32 lower pages were touched).
 const NO_TILE: u32 = u32::MAX;
 
-/// Records the heat map of one run (`memory-tools.md` 3.1–3.2). Feed it the run's events (it is
-/// an [`Observer`]; [`crate::content::run::run`] reports the start of render), then call
-/// [`ThermalRecorder::finish`].
+/// Records the heat map of one run (docs/heat-map.md, "Tiles" and "Channels"). Feed it the run's
+/// events (it is an [`Observer`]; [`crate::content::run::run`] reports the start of render), then
+/// call [`ThermalRecorder::finish`].
 ///
 /// `ATTRIBUTE`: whether it also records who did the writes
 /// ([`ThermalRecorder::with_attribution`]); without, that code is compiled away.
@@ -305,7 +306,7 @@ impl<const ATTRIBUTE: bool> ThermalRecorder<ATTRIBUTE> {
         if ATTRIBUTE { self.attribution.as_deref_mut() } else { None }
     }
 
-    /// The stack range measured so far (`memory-tools.md` 2: `[lowest global 0, initial)` when
+    /// The stack range measured so far (docs/page-table.md: `[lowest global 0, initial)` when
     /// global 0 moved down).
     pub fn measured_stack(&self) -> Option<Range> {
         match (self.stack_top, self.lowest) {
@@ -314,7 +315,7 @@ impl<const ATTRIBUTE: bool> ThermalRecorder<ATTRIBUTE> {
         }
     }
 
-    /// The tile slot of page `p`, making it a tile if it qualifies (3.1: the lowest 32 touched
+    /// The tile slot of page `p`, making it a tile if it qualifies (the lowest 32 touched
     /// pages at or above `first_page`). `None`: the page is not a tile.
     #[inline]
     fn slot_of(&mut self, p: u64) -> Option<usize> {
@@ -411,7 +412,7 @@ impl<const ATTRIBUTE: bool> ThermalRecorder<ATTRIBUTE> {
         }
     }
 
-    /// A write of `len > 0` bytes at `addr`: access counts, then work attribution (3.2).
+    /// A write of `len > 0` bytes at `addr`: access counts, then work attribution.
     #[inline]
     fn write(&mut self, addr: u64, len: u64, instructions: u64) {
         self.access(addr, len);
@@ -575,7 +576,7 @@ impl<const ATTRIBUTE: bool> Observer for ThermalRecorder<ATTRIBUTE> {
     }
 }
 
-/// The recorded tiles, in ascending page order (`memory-tools.md` 3.1).
+/// The recorded tiles, in ascending page order (docs/heat-map.md, "Tiles").
 #[derive(Debug)]
 pub struct HeatMap {
     /// Page index and tallies of each tile; `None` for a page only the setters touched.
@@ -602,7 +603,7 @@ pub struct Hot {
     pub writer: u32,
 }
 
-/// The byte ranges that give untouched bytes their alpha (3.3).
+/// The byte ranges that give untouched bytes their alpha.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Initialized<'a> {
     /// Active data segments of memory 0: alpha 24.
@@ -611,7 +612,7 @@ pub struct Initialized<'a> {
     pub input: Option<Range>,
 }
 
-/// The scale of 3.3.
+/// The scale (docs/heat-map.md, "Scale").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scale {
     /// `normalize=0`: `min(255, round(8·log2(1+v)))`; alpha `min(191, round(8·log2(A)))`.
@@ -625,7 +626,7 @@ fn round_byte(x: f64) -> u8 {
     libm::round(x) as u8
 }
 
-/// Level of a colour value (3.3). `max`: the channel's largest value for [`Scale::Normalized`].
+/// Level of a colour value. `max`: the channel's largest value for [`Scale::Normalized`].
 fn level(v: u64, scale: Scale, max: u64) -> u8 {
     if v == 0 {
         return 0;
@@ -637,7 +638,7 @@ fn level(v: u64, scale: Scale, max: u64) -> u8 {
     }
 }
 
-/// `alpha_level` of an access count `a > 0` (3.3).
+/// `alpha_level` of an access count `a > 0`.
 fn alpha_level(a: u32, scale: Scale, max: u32) -> u8 {
     let l = libm::log2(a as f64);
     match scale {
@@ -709,7 +710,7 @@ impl HeatMap {
         all
     }
 
-    /// Writes the pixels (RGBA8, rows top to bottom, 4 bytes per pixel, `memory-tools.md` 3.3)
+    /// Writes the pixels (RGBA8, rows top to bottom, 4 bytes per pixel, docs/heat-map.md)
     /// into `out`, which must hold exactly `4 · 256 · 256 · tiles` bytes.
     ///
     /// # Panics

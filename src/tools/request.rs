@@ -1,6 +1,7 @@
 //! The request a tool front end sends when it is given a target, an input and target uniforms
 //! as separate arguments (the CLI's `page-writes` and `thermal`, the component-model build):
-//! the multipart body `qip run` would build (docs/request.md, "The `-F` body"; [`DEFAULT_BOUNDARY`]) for
+//! the multipart body `qip run` would build (docs/request.md, "The `-F` body";
+//! [`DEFAULT_BOUNDARY`]) for
 //!
 //! ```text
 //! -F component=@TARGET [-F input=TEXT | -F input=@PATH] [-F uniforms[KEY]=VALUE]...

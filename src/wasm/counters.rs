@@ -1,4 +1,4 @@
-//! The run counters of `spec/interpreter.md` C.6.
+//! The run counters of docs/counting.md.
 
 /// Counters of one run. Every field counts executed instructions of a kind, not bytes.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]

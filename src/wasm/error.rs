@@ -1,7 +1,7 @@
 //! Errors of loading, linking and executing modules.
 //!
 //! Every error that concerns module bytes carries the byte offset of its cause in the module
-//! (the wasmparser convention, `spec/style.md` habit 5); traps carry their kind and the byte
+//! (the wasmparser convention); traps carry their kind and the byte
 //! offset of the trapping instruction.
 
 use alloc::string::String;
@@ -56,7 +56,7 @@ impl fmt::Display for LoadError {
 #[cfg(feature = "std")]
 impl std::error::Error for LoadError {}
 
-/// The kinds of trap (WebAssembly 2.0 execution, `spec/interpreter.md` C.8). Display strings
+/// The kinds of trap (WebAssembly 2.0 execution; docs/interpreter.md, "Traps"). Display strings
 /// are the spec test suite's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TrapKind {
@@ -134,7 +134,7 @@ impl fmt::Display for Trap {
 pub enum ExecError {
     /// The code trapped.
     Trap(Trap),
-    /// The instruction budget ran out (`spec/interpreter.md` C.7): a distinct outcome, not a
+    /// The instruction budget ran out (docs/counting.md, "The budget"): a distinct outcome, not a
     /// trap. `offset` is the byte offset of the next instruction that would have executed.
     BudgetExhausted {
         /// Byte offset in the module of the next instruction.

@@ -1,10 +1,10 @@
 //! The execution loop: walks the internal form of [`super::ir`], monomorphised over an
 //! [`Observer`] and over precise budget mode.
 //!
-//! Counting (`spec/interpreter.md` C.6): a [`Op::Fuel`] charges its whole block at once. If
+//! Counting (docs/counting.md, "Fuel blocks"): a [`Op::Fuel`] charges its whole block at once. If
 //! the budget cannot cover a block, the loop switches to its precise instantiation, which
 //! checks before every op whether that op's instruction still fits, so that a run stops after
-//! exactly `budget` instructions (C.7). At a trap the count is corrected to the trapping
+//! exactly `budget` instructions. At a trap the count is corrected to the trapping
 //! instruction with the op's position in its block.
 
 use alloc::format;

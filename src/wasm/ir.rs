@@ -9,7 +9,7 @@
 //! Instructions are counted per *fuel block*: every straight-line run of Wasm instructions
 //! starts with a [`Op::Fuel`] that charges the whole run. Each op also has its position
 //! inside the run (`cum`), so the exact count is known at a trap, at a write (for observers) and
-//! at the exact point where the budget runs out (`spec/interpreter.md` C.6, C.7).
+//! at the exact point where the budget runs out (docs/counting.md).
 
 use super::simd::{
     SimdBinary, SimdExtract, SimdLoad, SimdReplace, SimdShift, SimdSplat, SimdTernary, SimdTest, SimdUnary,
@@ -20,7 +20,7 @@ use super::simd::{
 pub(crate) type Slot = u16;
 
 /// Slots in the largest frame (parameters + locals + operand stack of one function): 65,536
-/// (`spec/interpreter.md` C.1 allows 32,768 locals and 32,768 operands).
+/// (docs/limits.md: at most 32,768 of them parameters and locals).
 pub(crate) const FRAME_SLOTS: usize = 1 << 16;
 
 /// Pure unary operations: `Name(input type) -> output type = |a| expression`.

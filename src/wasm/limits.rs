@@ -1,4 +1,4 @@
-//! Resource limits of the bounded interpreter (`spec/interpreter.md` C.1).
+//! Resource limits of the bounded interpreter (docs/limits.md).
 //!
 //! Every limit is checked where it can be exceeded; exceeding one is a clean error
 //! ([`LoadError`](super::LoadError) at load time, [`ExecError::Limit`](super::ExecError) at run
@@ -7,21 +7,24 @@
 /// The limits one [`Store`](super::Store) and the modules loaded for it obey.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
-    /// Largest accepted module, in bytes. Default 1,048,576 (C.1 "module bytes").
+    /// Largest accepted module, in bytes. Default 1,048,576, as in QIP's interpreter.
     pub max_module_bytes: usize,
     /// Largest linear memory, in bytes; `memory.grow` past it returns -1 and a module whose
-    /// initial memory exceeds it is rejected. Default 201,326,592 (192 MiB, C.1).
+    /// initial memory exceeds it is rejected. Default 201,326,592 (192 MiB, as in QIP's
+    /// interpreter).
     pub max_memory_bytes: u64,
     /// Largest table, in elements; `table.grow` past it returns -1. Default 1,048,576 (the
     /// reference allows 4,096; we allow more).
     pub max_table_elements: u32,
-    /// Deepest call stack, in frames (the entry function is frame 1). Default 1,024 (C.1: 256).
+    /// Deepest call stack, in frames (the entry function is frame 1). Default 1,024 (QIP's
+    /// interpreter: 256).
     pub max_frames: u32,
     /// Value stack size, in slots (one slot holds one value of any type, v128 included); holds
-    /// the parameters, locals and operands of all frames. Default 262,144 (C.1: 32,768
-    /// operands plus 32,768 locals).
+    /// the parameters, locals and operands of all frames. Default 262,144 (QIP's interpreter:
+    /// 32,768 operands plus 32,768 locals).
     pub max_value_stack: u32,
-    /// Most functions (imported + defined) in a module. Default 65,536 (C.1: 4,096 defined).
+    /// Most functions (imported + defined) in a module. Default 65,536 (QIP's interpreter: 4,096
+    /// defined).
     pub max_functions: u32,
 }
 

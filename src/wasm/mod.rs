@@ -6,10 +6,10 @@
 //! * Run: a [`Store`] instantiates modules (imports through [`Extern`]s: host functions,
 //!   globals, tables, memories) and calls functions with [`Store::call`] or, observed by an
 //!   [`Observer`], with [`Store::call_observed`].
-//! * Count: [`Counters`] follow `spec/interpreter.md` C.6 exactly; [`Store::set_budget`]
-//!   bounds a run to a number of instructions (C.7): exhaustion is
+//! * Count: [`Counters`] follow docs/counting.md exactly; [`Store::set_budget`]
+//!   bounds a run to a number of instructions: exhaustion is
 //!   [`ExecError::BudgetExhausted`], distinct from a trap. [`Limits`] bound memory, tables,
-//!   frames and the value stack (C.1).
+//!   frames and the value stack (docs/limits.md).
 
 mod counters;
 mod error;

@@ -434,8 +434,8 @@ impl Module {
         })
     }
 
-    /// The static getter shape of function `index` (docs/content.md, "Static getters"): `Some` when its
-    /// body is exactly one `i32.const` or `global.get` followed by `end`. `None` for imported
+    /// The static getter shape of function `index` (docs/content.md, "Static getters"): `Some` when
+    /// its body is exactly one `i32.const` or `global.get` followed by `end`. `None` for imported
     /// functions and every other body.
     pub fn getter(&self, index: u32) -> Option<Getter> {
         self.body(index).and_then(|b| b.getter)

@@ -1,11 +1,12 @@
 //! Observation of a run: the execution loop is generic over an [`Observer`] and monomorphised,
-//! so a run with [`NoObserver`] compiles every hook away (`spec/architecture.md`, "The
-//! interpreter").
+//! so a run with [`NoObserver`] compiles every hook away (docs/interpreter.md,
+//! "Observe").
 //!
 //! Addresses are byte addresses in the instance's memory 0 (effective address, offset
 //! included); lengths are in bytes. Hooks fire only for accesses that passed their bounds check
-//! and have a nonzero length, exactly when `spec/interpreter.md` C.6 counts them. `instructions`
-//! is the exact instruction count of the run so far, the current instruction included.
+//! and have a nonzero length, exactly when the counters count them (docs/counting.md).
+//! `instructions` is the exact instruction count of the run so far, the current instruction
+//! included.
 
 /// Receives the events of a run.
 pub trait Observer {
@@ -52,7 +53,7 @@ pub trait Observer {
     fn leave(&mut self, instructions: u64) {
         let _ = instructions;
     }
-    /// A taken branch back to a loop (one loop iteration, C.6).
+    /// A taken branch back to a loop (one loop iteration).
     #[inline(always)]
     fn loop_iteration(&mut self) {}
     /// `global.set 0` in the entry instance with an `i32` global 0 (LLVM's `__stack_pointer`);
@@ -66,7 +67,7 @@ pub trait Observer {
     /// the uniform setters, right before `render` starts, so that an observer can tell the two
     /// phases apart. `instructions` is the run's instruction count so far (the setters'
     /// instructions); `stack_pointer` is the initial value of global 0 when it is a mutable
-    /// `i32` (LLVM's `__stack_pointer`, the top of the stack range of `memory-tools.md` 2).
+    /// `i32` (LLVM's `__stack_pointer`, the top of the stack range of docs/page-table.md).
     #[inline(always)]
     fn begin_render(&mut self, instructions: u64, stack_pointer: Option<u32>) {
         let _ = (instructions, stack_pointer);

@@ -1,5 +1,5 @@
 //! The store: every function, table, memory and global of the instances created in it, the
-//! value stack, the counters and the budget (`spec/interpreter.md` C.4–C.7).
+//! value stack, the counters and the budget (docs/counting.md).
 
 use alloc::boxed::Box;
 use alloc::format;
@@ -207,7 +207,7 @@ impl Store {
     }
 
     /// Lets the following calls execute until `counters().instructions` reaches `budget`
-    /// more than it is now (C.7: setters and render share one pool when the counters are not
+    /// more than it is now (setters and render share one pool when the counters are not
     /// reset in between). `None` removes the limit.
     pub fn set_budget(&mut self, budget: Option<u64>) {
         self.instruction_limit = match budget {

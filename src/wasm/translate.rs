@@ -154,7 +154,7 @@ pub(crate) fn translate_function(
         fv.op(offset, &op).map_err(LoadError::invalid)?;
         t.instr = t.f.instr_offsets.len() as u32;
         t.f.instr_offsets.push(offset as u32);
-        // The static getter rule (`qip-content.md` A.3): the body is exactly one
+        // The static getter rule (docs/content.md, "Static getters"): the body is exactly one
         // `i32.const` or `global.get`, then `end`.
         getter = match (t.instr, &op) {
             (0, Operator::I32Const { value }) => Some(Getter::Const(*value as u32)),

@@ -116,9 +116,9 @@ fn contract_limits() -> Limits {
     Limits { max_module_bytes: 1 << 30, max_memory_bytes: 1 << 32, ..Limits::default() }
 }
 
-/// The memory policy of `qip run` (and the no-import rule of the Content contract), checked on the binary with
-/// wasmparser before anything is compiled: no import of any kind, no `memory.grow` (opcode
-/// 0x40) in any function body unless `options.allow_memory_grow`, and with
+/// The memory policy of `qip run` (and the no-import rule of the Content contract), checked on the
+/// binary with wasmparser before anything is compiled: no import of any kind, no `memory.grow`
+/// (opcode 0x40) in any function body unless `options.allow_memory_grow`, and with
 /// `options.max_memory` every memory declaring a maximum of at most that many bytes.
 ///
 /// # Errors
@@ -411,8 +411,8 @@ impl<'c> Running<'c> {
         Ok(())
     }
 
-    /// Calls `render(input_size)` and decodes the result (docs/content.md); on success, the output bytes
-    /// `[ptr, ptr + size)`.
+    /// Calls `render(input_size)` and decodes the result (docs/content.md); on success, the output
+    /// bytes `[ptr, ptr + size)`.
     ///
     /// # Errors
     /// A [`Failure`] for a trap, any rejection (with offset and mode when the stage declares

@@ -24,8 +24,8 @@ pub fn encode(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, Failure> 
 
 /// Re-encodes a KTX2 file holding one 2D level of 8-bit sRGB pixels, RGBA (`vkFormat` 43) or
 /// BGRA (50), without supercompression, as a PNG: what QIP's
-/// `ktx2-r8g8b8a8-or-b8g8r8a8-srgb-to-png.wasm` accepts (docs/heat-map.md, "KTX2 layout"). Rows are taken
-/// top to bottom as stored.
+/// `ktx2-r8g8b8a8-or-b8g8r8a8-srgb-to-png.wasm` accepts (docs/heat-map.md, "KTX2 layout"). Rows are
+/// taken top to bottom as stored.
 ///
 /// # Errors
 /// A [`Failure`] saying what the file is when it is not such a KTX2 file.

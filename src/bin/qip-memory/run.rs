@@ -6,8 +6,8 @@
 //!                STAGE.wasm [-u KEY=VALUE]... [STAGE2.wasm [-u KEY=VALUE]...]... [-o PATH]
 //! ```
 //!
-//! * Input: the `-F` fields built into one multipart body byte for byte as `qip run` (docs/request.md; by
-//!   [`form::build_body`], default boundary), with content type
+//! * Input: the `-F` fields built into one multipart body byte for byte as `qip run`
+//!   (docs/request.md; by [`form::build_body`], default boundary), with content type
 //!   `multipart/form-data;boundary=uuid-00000000-0000-0000-0000-000000000000`; or the bytes of
 //!   `-i PATH` (`-` is stdin) with no content type; or, with neither, empty input with no
 //!   content type. `-F` and `-i` are mutually exclusive.
@@ -243,8 +243,8 @@ fn normalize(t: &str) -> String {
 }
 
 /// The bytes `-o PATH` writes: the output as it is, except that a `.png` path re-encodes an
-/// `image/ktx2` output as PNG, as `qip run` re-encodes for image extensions. Other image extensions cannot be re-encoded here and are refused unless the
-/// output already has that type.
+/// `image/ktx2` output as PNG, as `qip run` re-encodes for image extensions. Other image
+/// extensions cannot be re-encoded here and are refused unless the output already has that type.
 ///
 /// # Errors
 /// A [`Failure`] for an image extension whose type the output does not have and that we cannot
