@@ -72,7 +72,7 @@ demo: targets components
 	@echo "open $(CURDIR)/qr-report.html in a browser: the heat map for people, the functions that did the work, the page table"
 
 # The bundled real program (Rust compiled to Wasm, benches/workloads/rust-program) run in the
-# bounded interpreter, with its counters (interpreter.md C.6) and speed.
+# bounded interpreter, with its counters (docs/counting.md) and speed.
 demo-count: workloads
 	$(CARGO) run --release --quiet --bin qip-memory -- count benches/workloads/rust-program.wasm --invoke run --arg i32:8
 
@@ -149,8 +149,8 @@ application/wasm/assemblyscript-heap-analyzer-json.wasm: | $(WASM_OPT)
 	mkdir -p application/wasm
 	$(call wasm_opt,target/components/wasm32-unknown-unknown/release/assemblyscript_heap_analyzer_json.wasm)
 
-# Real AssemblyScript programs as heap-analyzer fixtures (tests/assemblyscript/, heap-analyzer.md
-# I.2): asc 0.28.20 (npm, pinned by package-lock.json) compiles each program with the layout
+# Real AssemblyScript programs as heap-analyzer fixtures (tests/assemblyscript/, docs/heap.md
+# "Fixtures"): asc 0.28.20 (npm, pinned by package-lock.json) compiles each program with the layout
 # transform, dwarfgen appends WARPO-shaped DWARF, run.mjs runs it under Node and writes its
 # version-2 dumps. Output: tests/assemblyscript/build/<program>.wasm and <program>.<n>.dump (and
 # <program>.no-dwarf.wasm, asc's own output, for the error case).

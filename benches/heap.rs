@@ -5,7 +5,7 @@
 //! cargo bench --bench heap            # BENCH_REPS=N for N timed runs (default 3)
 //! ```
 //!
-//! The dump is laid out like the AssemblyScript incremental runtime (`heap-analyzer.md` C)
+//! The dump is laid out like the AssemblyScript incremental runtime (docs/heap.md, "The heap walk")
 //! with the fixtures' [`HeapBuilder`](fixtures::HeapBuilder) and described by WARPO-shaped
 //! DWARF written with `gimli::write`:
 //!

@@ -1,12 +1,12 @@
 //! The built Content component `application/wasm/qip-interpret-memory-page-writes-csv.wasm`
 //! against the real targets `tests/targets/*.wasm`:
 //!
-//! * the artifact's shape, read with wasmparser (`qip-content.md` A.2–A.6, A.8; issue 3);
+//! * the artifact's shape, read with wasmparser (docs/content.md);
 //! * its output under wasmtime byte-identical to `qip-memory page-writes` and `qip-memory run`
-//!   (`memory-tools.md` 4);
-//! * the host-rewritten boundary slot (A.6.1) and the `instruction_budget` uniform (clamping,
-//!   reset after every render, `memory-tools.md` 1);
-//! * the CSV read back with the `csv` crate (`memory-tools.md` 2).
+//!   (the README's CLI reference);
+//! * the host-rewritten boundary slot and the `instruction_budget` uniform (clamping,
+//!   reset after every render, docs/request.md);
+//! * the CSV read back with the `csv` crate (docs/page-table.md).
 //!
 //! `make test` builds the artifacts first; a missing one is built here with `make`.
 
@@ -35,7 +35,7 @@ const HEADER: [&str; 9] = [
     "rewrite_ratio",
 ];
 
-// ------------------------------------------------------------------ requests (A.10)
+// ------------------------------------------------------------------ requests
 
 /// The request `qip-memory page-writes TARGET --input INPUT` sends: `-F component=@TARGET
 /// -F input=INPUT`.
@@ -58,7 +58,7 @@ fn component_part(target: &str) -> std::ops::Range<usize> {
 
 // ------------------------------------------------------------------ the component on wasmtime
 
-/// What a render returned, decoded per A.5 with the component's 10 failure modes.
+/// What a render returned, decoded with the component's 10 failure modes.
 #[derive(Debug, PartialEq, Eq)]
 enum Rendered {
     Csv(String),

@@ -1,7 +1,7 @@
 //! Golden counters: WAT targets whose counters are counted by hand in the comments, following
-//! `spec/interpreter.md` C.6 (every instruction counts once, each `end` included; a taken
+//! docs/counting.md (every instruction counts once, each `end` included; a taken
 //! branch to a block costs two; a branch back to a loop costs one and counts an iteration) and
-//! the documented measurements of C.12.
+//! the values QIP documents for its own interpreter and its debugger qipdb.
 
 mod common;
 use common::instruction_offsets;
@@ -47,7 +47,7 @@ fn counters(
     }
 }
 
-/// C.12: a function doing `i32.const 5; return`, called once from render.
+/// QIP's documented value: a function doing `i32.const 5; return`, called once from render.
 #[test]
 fn callee_return_costs_seven() {
     let wat = r#"(module
@@ -65,7 +65,7 @@ fn callee_return_costs_seven() {
     assert_eq!(c, counters(7, 1, 0, 2, 1, 0, 0, 0));
 }
 
-/// C.12, qipdb's loop: `i = 0; loop { i += 1; br_if i < 3 }; i` → 28 instructions, 2 loop
+/// qipdb's loop: `i = 0; loop { i += 1; br_if i < 3 }; i` → 28 instructions, 2 loop
 /// iterations, result 3.
 #[test]
 fn loop_three_bodies_two_iterations() {
@@ -87,8 +87,8 @@ fn loop_three_bodies_two_iterations() {
     assert_eq!(c, counters(28, 0, 0, 1, 2, 2, 0, 0));
 }
 
-/// C.12 bulk fixture: one `memory.copy` and one `memory.fill` → reads 1, writes 2; zero-length
-/// ones count nothing.
+/// QIP's bulk-memory fixture: one `memory.copy` and one `memory.fill` → reads 1, writes 2;
+/// zero-length ones count nothing.
 #[test]
 fn bulk_memory_counts_per_instruction() {
     let wat = r#"(module (memory 1)
@@ -103,7 +103,7 @@ fn bulk_memory_counts_per_instruction() {
     assert_eq!(c, counters(17, 0, 0, 1, 0, 0, 1, 2));
 }
 
-/// C.12: `call_indirect` → indirect 1 (and calls 1).
+/// QIP's fixture: `call_indirect` → indirect 1 (and calls 1).
 #[test]
 fn call_indirect_counts_indirect() {
     let wat = r#"(module
@@ -173,7 +173,7 @@ fn br_table_return_and_block() {
 }
 
 /// Loads and stores count one per instruction whatever their width; a trapping load counts as
-/// an instruction but not as a read (C.6: access counters after the bounds check).
+/// an instruction but not as a read (access counters count after the bounds check).
 #[test]
 fn loads_stores_and_trap_counts() {
     let wat = r#"(module (memory 1)
@@ -192,7 +192,7 @@ fn loads_stores_and_trap_counts() {
     assert_eq!(c, counters(8, 0, 0, 0, 0, 0, 0, 2));
 }
 
-/// A trap reports the byte offset of the trapping instruction and counts it (C.6).
+/// A trap reports the byte offset of the trapping instruction and counts it.
 #[test]
 fn trap_offset_and_count() {
     let wat = r#"(module (func (export "run") (result i32)
@@ -214,8 +214,8 @@ fn trap_offset_and_count() {
     assert_eq!(store.counters().instructions, 3);
 }
 
-/// C.7 / C.12: an infinite loop stopped by budgets; exhaustion is not a trap, and the run
-/// executes exactly the budget. The next instruction is `br` (loop body).
+/// An infinite loop (QIP's `infinite-loop.wat`) stopped by budgets; exhaustion is not a trap, and
+/// the run executes exactly the budget. The next instruction is `br` (loop body).
 #[test]
 fn budget_exhaustion_is_exact() {
     let wat = r#"(module (func (export "render") (param i32) (result i64)
@@ -267,7 +267,7 @@ fn budget_boundary() {
     }
 }
 
-/// Setters and render share one budget when the counters are not reset in between (B.2).
+/// Setters and render share one budget when the counters are not reset in between.
 #[test]
 fn shared_budget() {
     let wat = r#"(module

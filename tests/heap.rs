@@ -1,4 +1,4 @@
-//! The heap analyzer end to end through the library (`heap-analyzer.md` H.1 and D.4):
+//! The heap analyzer end to end through the library (docs/heap.md, "Test heaps" and "References"):
 //!
 //! * S1, S2, S3 with the exact JSON written by hand from the spec, on the byte-exact
 //!   `syn.wasm`/`syn_g.wasm` and on the same DWARF written by `gimli::write`;
@@ -52,7 +52,7 @@ fn s3_comparison_view() {
 
 #[test]
 fn immutable_global_takes_its_init_literal() {
-    // An immutable i32 global initialised to 2720 roots D without any dump value (B.4).
+    // An immutable i32 global initialised to 2720 roots D without any dump value.
     let wasm = wasm_with_dwarf(&syn_spec(), &[(false, 2720)]);
     let snap = analyze(&s1_dump(), &wasm).unwrap();
     assert_eq!(snapshot_json(&snap), S2_JSON);

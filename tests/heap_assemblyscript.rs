@@ -1,12 +1,12 @@
-//! The heap analyzer on real AssemblyScript programs (issue 5 item 5, heap-analyzer.md I.2).
+//! The heap analyzer on real AssemblyScript programs (docs/heap.md, "Fixtures").
 //!
 //! `make as-fixtures` builds the inputs: tests/assemblyscript/{dwarf_fixture,alloc_free}.ts
 //! compiled by asc 0.28.20 with the layout transform, WARPO-shaped DWARF appended by dwarfgen,
 //! run under Node by run.mjs, which writes version-2 dumps with every mutable i32 global. These
 //! tests run `qip-memory heap analyze|diff` on them and check what follows from the programs
-//! and the runtime layout (heap-analyzer.md C) alone: counts and sizes, not addresses.
+//! and the runtime layout (docs/heap.md, "The heap walk") alone: counts and sizes, not addresses.
 //!
-//! Sizes used throughout (C.4): an object with a payload of n bytes takes a TLSF block of
+//! Sizes used throughout: an object with a payload of n bytes takes a TLSF block of
 //! `((16 + n + 4 + 15) & !15) - 4` bytes, and its shallow size is that plus the 4-byte block
 //! header, i.e. `(n + 35) & !15`:
 //!   n = 0..12 → 32, n = 13..28 → 48, 29..44 → 64, 45..60 → 80, 61..76 → 96, 93..108 → 128,
@@ -90,8 +90,8 @@ fn names(v: &Value) -> Vec<&str> {
     rows(v).iter().map(|r| r["className"].as_str().unwrap()).collect()
 }
 
-/// totalHeapSize from the dump itself (D.10): memory length − firstBlock, firstBlock = R + 1580
-/// with R = heapBase rounded up to 16 (C.2).
+/// totalHeapSize from the dump itself: memory length − firstBlock, firstBlock = R + 1580
+/// with R = heapBase rounded up to 16.
 fn expected_heap_size(dump: &str) -> i64 {
     let bytes = std::fs::read(fixture(dump)).unwrap();
     let word = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap()) as i64;
@@ -184,7 +184,7 @@ fn dwarf_fixture_constructor_view() {
     assert_eq!(got, DWARF_FIXTURE_ROWS, "constructor rows (Garbage must be absent: dropped before the dump)");
 
     // Σ shallow over rows = live size; each row's totals are the sums over its instances,
-    // which are ordered retained desc, shallow desc, address asc (D.9).
+    // which are ordered retained desc, shallow desc, address asc.
     let live: i64 = DWARF_FIXTURE_ROWS.iter().map(|r| r.2).sum();
     assert_eq!(int(&v, "totalLiveSize"), live);
     assert!(int(&v, "totalHeapSize") >= live);
@@ -228,7 +228,7 @@ fn dwarf_fixture_sort_and_top() {
 }
 
 /// The same dump with N = 0 (no global values, as WARPO's own test harness writes them): the
-/// tree, held only by `globalTree`, is no longer reachable (heap-analyzer.md A.1, I.2), and
+/// tree, held only by `globalTree`, is no longer reachable (docs/heap.md, "Dump format"), and
 /// neither is anything else held only by globals; the locals and pinned roots remain.
 #[test]
 fn dwarf_fixture_without_global_values() {
@@ -475,7 +475,7 @@ fn alloc_free_diff_rows() {
         [heap, heap, 0, 320, 368, 48]
     );
 
-    // (class, new, deleted, countDelta, allocated, freed, sizeDelta), sizeDelta desc (F.6).
+    // (class, new, deleted, countDelta, allocated, freed, sizeDelta), sizeDelta desc.
     // The cells StaticArray and the 4 even Cells are unchanged and give no row.
     let summary = |v: &Value| -> Vec<(String, [i64; 6])> {
         rows(v)
@@ -523,7 +523,7 @@ fn alloc_free_diff_rows() {
     deleted.sort_unstable();
     assert_eq!(deleted, [before_cells[1], before_cells[3], before_cells[5], before_cells[7]]);
 
-    // The other orders of F.7 and --top.
+    // The other orders and --top.
     let order = |extra: &[&str]| -> Vec<String> {
         let (v, _) = diff("alloc_free.1.dump", "alloc_free.2.dump", "alloc_free.wasm", extra);
         names(&v).into_iter().map(str::to_owned).collect()
@@ -629,7 +629,7 @@ fn dwarf_fixture_debug_info_read_back() {
         matches!(root.attr(gimli::DW_AT_producer), Some(gimli::AttributeValue::DebugStrRef(o)) if o.0 == 0)
     );
 
-    // Forms of B.1 only, on every DIE.
+    // WARPO's five forms only, on every DIE.
     fn forms(d: &Die, out: &mut Vec<gimli::DwForm>) {
         out.extend(d.attrs.iter().map(|a| a.1));
         d.children.iter().for_each(|c| forms(c, out));
@@ -643,7 +643,7 @@ fn dwarf_fixture_debug_info_read_back() {
         gimli::DW_FORM_strp,
         gimli::DW_FORM_ref4,
     ];
-    assert!(all.iter().all(|f| allowed.contains(f)), "forms outside B.1");
+    assert!(all.iter().all(|f| allowed.contains(f)), "forms outside WARPO's five");
 
     let prefix = "dwarf_fixture/";
     let by_offset =
@@ -654,7 +654,7 @@ fn dwarf_fixture_debug_info_read_back() {
             .find(|d| d.tag == gimli::DW_TAG_class_type && d.name().as_deref() == Some(name))
             .unwrap_or_else(|| panic!("no class DIE {name}"))
     };
-    // Flattened fields (B.3.3): base fields first, following the inheritance DIEs.
+    // Flattened fields: base fields first, following the inheritance DIEs.
     fn fields(root: &Die, d: &Die) -> Vec<(String, u32, String)> {
         let find = |off: usize| root.children.iter().find(|c| c.offset == off).unwrap();
         let mut out = Vec::new();
@@ -692,7 +692,7 @@ fn dwarf_fixture_debug_info_read_back() {
     let vector = fields(&root, class(&format!("{prefix}Vector2")));
     assert_eq!(vector, [("x".into(), 0, "f32".into()), ("y".into(), 4, "f32".into())]);
 
-    // Runtime ids: non-zero ones unique; the fixed ones of the runtime (I.1).
+    // Runtime ids: non-zero ones unique; the fixed ones of the runtime.
     let mut ids = BTreeMap::new();
     for d in root.children.iter().filter(|d| d.tag == gimli::DW_TAG_class_type) {
         let id = d.u32_of(gimli::DW_AT_signature).expect("every class DIE has a signature");

@@ -1,6 +1,7 @@
-//! `qip-memory heap analyze|diff` (`heap-analyzer.md` G) on the synthetic cases of H.1: the
-//! JSON plus a newline on stdout with nothing on stderr, WARPO's defaults, `--sort`/`--top`,
-//! the processing order of errors, WARPO's messages alone on stderr, exit status 1.
+//! `qip-memory heap analyze|diff` (docs/heap.md, "Command line") on the synthetic cases of
+//! docs/heap.md, "Test heaps": the JSON plus a newline on stdout with nothing on stderr, WARPO's
+//! defaults, `--sort`/`--top`, the processing order of errors, WARPO's messages alone on stderr,
+//! exit status 1.
 
 #[path = "common/heap.rs"]
 mod fixtures;

@@ -4,7 +4,7 @@
 //! * its shape (no imports, one fixed memory, no `memory.grow`, static getters, its content
 //!   types in data);
 //! * output byte-identical to `qip-memory heap analyze|diff` (without the CLI's newline) on
-//!   the synthetic cases of `heap-analyzer.md` H.1, for every sort code and `top`;
+//!   the synthetic cases of docs/heap.md, "Test heaps", for every sort code and `top`;
 //! * the uniforms `sort` and `top` reset after every render;
 //! * rejections with the offset and mode of `qip_memory::tools::heap`'s table, offsets
 //!   derived here from the request bytes.
@@ -26,7 +26,7 @@ const COMPONENT: &str = "application/wasm/assemblyscript-heap-analyzer-json.wasm
 const UUID: &str = "00000000-0000-0000-0000-000000000000";
 
 /// A multipart body as `qip run -F name=@file` writes it, each file named `<name>.bin`
-/// (the A.10 layout written out in `common::content::body`, not the library's builder).
+/// (the `-F` layout written out in `common::content::body`, not the library's builder).
 fn body(fields: &[(&str, &[u8])]) -> Vec<u8> {
     let names: Vec<String> = fields.iter().map(|(name, _)| format!("{name}.bin")).collect();
     let fields: Vec<common::content::Field<'_>> =
@@ -78,7 +78,7 @@ impl Tool {
     }
 }
 
-/// `qip-memory heap ARGS` in a directory holding the H.1 files; stdout without its newline.
+/// `qip-memory heap ARGS` in a directory holding the test heap's files; stdout without its newline.
 fn cli(args: &[&str]) -> String {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     let d = DIR.get_or_init(|| {

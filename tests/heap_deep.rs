@@ -63,7 +63,7 @@ fn a_20000_level_chain_is_analysed_in_linear_memory() {
     let peak = ALLOCATOR.peak_usage() - base;
     eprintln!("{DEPTH} levels: {:.2} s, peak {:.1} MiB", elapsed.as_secs_f64(), peak as f64 / 1048576.0);
 
-    // Shallow size = align16(20 + payload) (header and TLSF word, C.4): 80,032 and 32.
+    // Shallow size = align16(20 + payload) (header and TLSF word): 80,032 and 32.
     let rows: Vec<(String, u64, u64, u64)> = s
         .constructors
         .iter()

@@ -1,10 +1,10 @@
-//! The heap analyzer without DWARF on the hand-computed heaps of H.1: a module shaped like
-//! AssemblyScript's output (`asc --debug` names; `__visit_members` dispatching on the class id
-//! at `ptr - 8`; TreeNode's visitor visiting `left` and `right`; `__visit_globals` visiting the
-//! one global `x/root`) must give the JSON written by hand for S1 and S2, the same as the
-//! DWARF module `syn_g.wasm`. Three shapes of the module take the three ways it is loaded:
-//! reduced to the visitors and renumbered, bodies emptied (a global takes a function
-//! reference), and whole (a visitor calls through a table).
+//! The heap analyzer without DWARF on the hand-computed test heaps of docs/heap.md: a module shaped
+//! like AssemblyScript's output (`asc --debug` names; `__visit_members` dispatching on the class id
+//! at `ptr - 8`; TreeNode's visitor visiting `left` and `right`; `__visit_globals` visiting the one
+//! global `x/root`) must give the JSON written by hand for S1 and S2, the same as the DWARF module
+//! `syn_g.wasm`. Three shapes of the module take the three ways it is loaded: reduced to the
+//! visitors and renumbered, bodies emptied (a global takes a function reference), and whole (a
+//! visitor calls through a table).
 
 #[path = "common/heap.rs"]
 mod fixtures;

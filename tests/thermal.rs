@@ -1,8 +1,8 @@
 //! The heat map tool at library level (`qip_memory::tools::thermal`, the code path the
-//! component and the CLI share), `memory-tools.md` 3:
+//! component and the CLI share), docs/heat-map.md:
 //!
 //! * WAT targets whose per-byte tallies and pixels are counted by hand (instructions per
-//!   `spec/interpreter.md` C.6);
+//!   docs/counting.md);
 //! * an independent, deliberately naive implementation of the reference's two-run definition
 //!   (maps keyed by address, run twice) compared pixel for pixel on the real targets;
 //! * the KTX2 container read back with the `ktx2` crate.
@@ -47,7 +47,7 @@ fn nonzero(t: &Thermal) -> BTreeMap<u64, [u8; 4]> {
 /// Stack top (global 0) at 65,536, so the stack is on page 0; output on page 1; data "DATA" at
 /// 131,072 (page 2); input at 196,608 (page 3); the setter stores to page 4.
 ///
-/// Render, instruction by instruction (C.6), with the work each write receives:
+/// Render, instruction by instruction, with the work each write receives:
 ///  1–4   sp -= 16 (stack range becomes [65,520, 65,536))
 ///  5–7   i32.store at sp: a stack write, attributes nothing, the tally runs on
 ///  8     loop
@@ -390,7 +390,7 @@ impl Observer for Record {
     }
 }
 
-/// The image of `memory-tools.md` 3 computed from the two runs, as `(pages, rgba)`, and the
+/// The image of docs/heat-map.md computed from the two runs, as `(pages, rgba)`, and the
 /// render instructions up to and including the last write outside the stack.
 fn reference_image(
     component: &[u8],

@@ -1,12 +1,11 @@
 //! The built heat-map component `application/wasm/qip-interpret-memory-thermal-ktx2.wasm`
 //! against the real targets, and the CLI's `thermal` and `run -o NAME.png`:
 //!
-//! * the artifact's shape (`qip-content.md` A.2–A.6, A.8; issue 4): fixed memory, no imports,
+//! * the artifact's shape (docs/content.md): fixed memory, no imports,
 //!   no `memory.grow`, static getters, the multipart slot, output exactly `image/ktx2`;
-//! * the three uniforms: applied values, defaults, reset after every render (`memory-tools.md`
-//!   1);
+//! * the three uniforms: applied values, defaults, reset after every render (docs/request.md);
 //! * component output byte-identical to `qip-memory thermal -o` and to `qip-memory run`
-//!   (`memory-tools.md` 4); mode 8 with its offset;
+//!   (the README's CLI reference); mode 8 with its offset;
 //! * the PNG of `--png` and of `run -o NAME.png` decoded with the `png` crate equal to the KTX2
 //!   payload.
 
@@ -25,7 +24,7 @@ const SLOT: &str = "multipart/form-data;boundary=uuid-00000000-0000-0000-0000-00
 /// 224 + 4 · 256 · 8,192: 32 tiles.
 const OUTPUT_CAP: u32 = 8_388_832;
 
-/// `-F component=@TARGET -F input=INPUT` (the filename is the last path segment, A.10).
+/// `-F component=@TARGET -F input=INPUT` (the filename is the last path segment).
 fn request(target: &str, input: &str) -> Vec<u8> {
     let module = read(target);
     let filename = Path::new(target).file_name().unwrap().to_str().unwrap();

@@ -3,7 +3,7 @@
 //! * `application/wasm/qip-memory.component.wasm`, the reactor exporting
 //!   `qip:memory/analyzers` and `qip:memory/heap` (`wit/memory.wit`), called through
 //!   `bindgen!`: outputs byte-identical to the native CLI and rejections with the CLI's offset,
-//!   mode and message (`memory-tools.md` 1.1), on the real targets and on WAT targets; offsets
+//!   mode and message (docs/rejections.md), on the real targets and on WAT targets; offsets
 //!   also checked against the request written out by hand (`common::content::body`, filename
 //!   `target.wasm`); the heap views byte-identical to `qip-memory heap analyze|diff` on the
 //!   AssemblyScript fixtures (`make as-fixtures`) for every sort and `top`, and heap rejections

@@ -1,10 +1,11 @@
-//! The heap analyzer's dump side (`spec/heap-analyzer.md` A.1, C, D) on arbitrary bytes, with
-//! the fixed 235-byte-style module of H.1 (one global, classes ArrayBuffer and TreeNode):
+//! The heap analyzer's dump side (docs/heap.md) on arbitrary bytes, with
+//! the fixed 235-byte-style module of docs/heap.md's test heaps (one global, classes ArrayBuffer
+//! and TreeNode):
 //!
 //! * the raw input as a dump file: `Dump::parse` must not panic;
 //! * the input as the *contents* of a valid version-2 dump (bytes 0–1 heapBase, 2–3
 //!   stackPointer, byte 4 the number of global values (0–3) that follow, the rest the memory
-//!   image), analysed end to end: no panic, no hang, and on success the invariants of D.9/D.10
+//!   image), analysed end to end: no panic, no hang, and on success the invariants of the views
 //!   (Σ totalShallowSize = totalLiveSize, every retained size ≥ its shallow size); then the
 //!   views beyond WARPO's on the same dump: the dominator tree (its roots retain the live
 //!   size), the retainers of every live object (each one's distance, paths ending at it)
@@ -32,7 +33,7 @@ fn custom(out: &mut Vec<u8>, name: &str, data: &[u8]) {
     out.extend_from_slice(data);
 }
 
-/// `syn_g.wasm` of H.1: a mutable i32 global and the DWARF of ArrayBuffer (rtId 1) and
+/// `syn_g.wasm` of the test heaps: a mutable i32 global and the DWARF of ArrayBuffer (rtId 1) and
 /// `x/TreeNode` (rtId 4: value i32 @0, left @4, right @8), global `x/root` at index 0.
 fn module() -> Vec<u8> {
     let abbrev: &[u8] = &[

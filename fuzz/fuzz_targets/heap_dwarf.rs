@@ -1,7 +1,7 @@
-//! The heap analyzer's DWARF side (`spec/heap-analyzer.md` B) on arbitrary bytes: the input is
-//! split into `debug_abbrev`, `debug_info` and `debug_str` (two little-endian u16 lengths first)
-//! and read with `Dies::read`; accepted DWARF is resolved into layouts (B.3, B.4) and used to
-//! analyse a small fixed heap whose objects have rtIds 0–15. Nothing may panic or hang.
+//! The heap analyzer's DWARF side (docs/heap.md, "The wasm binary and its DWARF") on arbitrary
+//! bytes: the input is split into `debug_abbrev`, `debug_info` and `debug_str` (two little-endian
+//! u16 lengths first) and read with `Dies::read`; accepted DWARF is resolved into layouts and used
+//! to analyse a small fixed heap whose objects have rtIds 0–15. Nothing may panic or hang.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

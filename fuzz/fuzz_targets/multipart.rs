@@ -1,4 +1,4 @@
-//! The multipart request parser (`spec/qip-content.md` B.3) on arbitrary bytes, with the
+//! The multipart request parser (docs/request.md, "Grammar") on arbitrary bytes, with the
 //! default content-type slot: it must not panic, every error offset lies within the body, and
 //! every borrowed slice of an accepted request sits in the body at its stated offset.
 #![no_main]

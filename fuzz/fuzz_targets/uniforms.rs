@@ -1,5 +1,5 @@
-//! Uniform value parsing (`spec/qip-content.md` A.7, Go column) on arbitrary bytes: the first
-//! byte picks the setter type, the rest is the value text. It must not panic, error offsets
+//! Uniform value parsing (docs/uniforms.md, the `qip-memory run` column) on arbitrary bytes: the
+//! first byte picks the setter type, the rest is the value text. It must not panic, error offsets
 //! lie within the text, and an accepted value has the requested type.
 #![no_main]
 

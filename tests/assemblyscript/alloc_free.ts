@@ -1,4 +1,5 @@
-// Two heap dumps around an allocate-and-free phase, for the comparison view (heap-analyzer.md F).
+// Two heap dumps around an allocate-and-free phase, for the comparison view (docs/heap.md, "The two
+// views").
 //
 // Phase 1: 8 `Cell`s are allocated and kept in a global StaticArray → dump 1.
 // Phase 2: the odd-numbered half is dropped and the collector runs to completion, then 3

@@ -1,4 +1,4 @@
-// A program shaped like WARPO's heap-analyzer fixture (heap-analyzer.md H): classes with
+// A program shaped like WARPO's heap-analyzer fixture (docs/heap.md, "Fixtures"): classes with
 // inheritance, a depth-4 binary tree held by a global, a linked list, arrays, maps and sets of
 // references, pinned objects, objects held only by locals, and garbage. It takes one heap dump.
 //

@@ -1,6 +1,6 @@
 // asc transform: writes the class layouts and globals of the compiled program as JSON next to
 // the wasm (`<out>.layout.json` for `-o <out>.wasm`), for dwarfgen to turn into WARPO-shaped
-// DWARF (heap-analyzer.md B.2, I.2).
+// DWARF (docs/heap.md, "Fixtures").
 //
 // What it records, all by AssemblyScript internal name:
 // * every managed class (program.managedClasses): runtime id, base class, the fields it declares

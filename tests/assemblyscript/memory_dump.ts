@@ -1,4 +1,4 @@
-// The host import every fixture program calls to have its heap dumped (heap-analyzer.md A.1).
+// The host import every fixture program calls to have its heap dumped (docs/heap.md, "Capture").
 //
 // Arguments: a label (pointer and byte length of a static UTF-16 string literal, so that the
 // call allocates nothing) and the three region values the dump header needs, which

@@ -1,4 +1,5 @@
-// Runs an asc-compiled fixture program and writes its heap dumps (heap-analyzer.md A.1, I.2).
+// Runs an asc-compiled fixture program and writes its heap dumps (docs/heap.md, "Dump format",
+// "Fixtures").
 //
 //   node run.mjs build/<program>.wasm
 //

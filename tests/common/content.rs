@@ -1,4 +1,4 @@
-//! Content components on wasmtime: building and reading the artifacts, the A.10 request body
+//! Content components on wasmtime: building and reading the artifacts, the `-F` request body
 //! written out independently of the library, and the Content checks every fixed-memory
 //! module of ours passes. Shared by the component tests.
 #![allow(dead_code)]
@@ -27,13 +27,13 @@ pub fn read(rel: &str) -> Vec<u8> {
     std::fs::read(artifact(rel)).unwrap()
 }
 
-// ------------------------------------------------------------------ requests (A.10)
+// ------------------------------------------------------------------ requests
 
 /// One form field as `qip run -F` sends it: `(name, filename for @-files, body)`.
 pub type Field<'a> = (&'a str, Option<&'a str>, &'a [u8]);
 
-/// The A.10 body for `fields` with boundary `uuid-<uuid>`, written out here independently of
-/// the library's builder.
+/// The `-F` body (docs/request.md) for `fields` with boundary `uuid-<uuid>`, written out here
+/// independently of the library's builder.
 pub fn body(uuid: &str, fields: &[Field<'_>]) -> Vec<u8> {
     let mut out = Vec::new();
     for (name, filename, bytes) in fields {
@@ -118,7 +118,7 @@ impl Component {
         f.call(&mut self.store, v).unwrap()
     }
 
-    /// Overwrites the 36 UUID bytes of the input slot (A.6.1: at `ptr + 34`).
+    /// Overwrites the 36 UUID bytes of the input slot (at `ptr + 34`).
     pub fn set_uuid(&mut self, uuid: &str) {
         assert_eq!(uuid.len(), 36);
         let at = self.slot_ptr + 34;
@@ -131,7 +131,7 @@ impl Component {
     }
 
     /// Writes `request` to the input region and renders it: the output bytes, or the rejection
-    /// decoded per A.5 as `(offset, mode)`.
+    /// decoded (docs/content.md) as `(offset, mode)`.
     pub fn render(&mut self, request: &[u8]) -> Result<Vec<u8>, (u32, u32)> {
         assert!(request.len() <= self.input_cap);
         let at = self.input_ptr;
@@ -255,7 +255,7 @@ impl Shape {
         &self.types[self.funcs[func as usize] as usize]
     }
 
-    /// The value of static getter `name` (A.3): `() -> i32` whose body is exactly `i32.const
+    /// The value of static getter `name`: `() -> i32` whose body is exactly `i32.const
     /// C` or `global.get` of an immutable global initialised by `i32.const`, then `end`.
     pub fn getter(&self, name: &str) -> Option<u32> {
         let f = self.func(name)?;

@@ -1,13 +1,13 @@
-//! Fixtures of the heap analyzer's tests (`heap-analyzer.md` H.1 and more), built in code:
+//! Fixtures of the heap analyzer's tests (docs/heap.md, "Test heaps", and more), built in code:
 //!
-//! * [`syn_wasm`]: the 235-byte `syn.wasm` of H.1 (and `syn_g.wasm` with its one global),
+//! * [`syn_wasm`]: the 235-byte `syn.wasm` (and `syn_g.wasm` with its one global),
 //!   byte for byte as the spec lists it, with WARPO's abbreviation codes 1, 2, 4, 5, 8;
 //! * [`DwarfSpec`] / [`wasm_with_dwarf`]: WARPO-shaped DWARF written with `gimli::write` into a
 //!   module built with `wasm-encoder`;
 //! * [`HeapBuilder`]: a memory image laid out like the AssemblyScript incremental runtime
-//!   (`heap-analyzer.md` C): TLSF blocks from `R + 1580`, object headers, a free block and the
-//!   tail sentinel;
-//! * the memory and dumps of H.1 and the expected JSON of S1–S3, written by hand from the spec.
+//!   (docs/heap.md, "The heap walk"): TLSF blocks from `R + 1580`, object headers, a free block and
+//!   the tail sentinel;
+//! * the memory and dumps of the test heap and the expected JSON of S1–S3, written by hand.
 #![allow(dead_code)]
 
 use gimli::write::{AttributeValue, DwarfUnit, EndianVec, Sections, UnitEntryId};
@@ -38,7 +38,7 @@ pub fn custom_section(name: &str, data: &[u8]) -> Vec<u8> {
     out
 }
 
-/// `debug_abbrev` of H.1: codes 1 (compile_unit), 2 (class with signature), 4 (member),
+/// `debug_abbrev` of `syn.wasm`: codes 1 (compile_unit), 2 (class with signature), 4 (member),
 /// 5 (base_type), 8 (global variable), then 0.
 pub const SYN_ABBREV: &[u8] = &[
     0x01, 0x11, 0x01, 0x25, 0x0e, 0x00, 0x00, // 1: compile_unit, children, producer strp
@@ -57,7 +57,7 @@ fn cstr(out: &mut Vec<u8>, s: &str) {
     out.push(0);
 }
 
-/// `debug_info` of H.1 with DIEs at offsets 11 (CU), 16 (`i32`), 21 (ArrayBuffer, rtId 1),
+/// `debug_info` of `syn.wasm` with DIEs at offsets 11 (CU), 16 (`i32`), 21 (ArrayBuffer, rtId 1),
 /// 56 (`x/TreeNode`, rtId 4, members value→16 @0, left→`left_type` @4, right→56 @8),
 /// 117 (`x/root` → 56, location 0). `left_type` is 56 in the spec; tests use other values
 /// for dangling references.
@@ -105,7 +105,7 @@ pub const WASM_HEADER: &[u8] = b"\0asm\x01\0\0\0";
 /// The global section of `syn_g.wasm`: one `(mut i32) (i32.const 0)`.
 pub const SYN_GLOBAL_SECTION: &[u8] = &[0x06, 0x06, 0x01, 0x7f, 0x01, 0x41, 0x00, 0x0b];
 
-/// `syn.wasm` (`with_global` false, 235 bytes) or `syn_g.wasm` of H.1.
+/// `syn.wasm` (`with_global` false, 235 bytes) or `syn_g.wasm`.
 pub fn syn_wasm(with_global: bool) -> Vec<u8> {
     syn_wasm_with(with_global, &syn_debug_info(56))
 }
@@ -138,7 +138,7 @@ pub struct ClassSpec<'a> {
     pub byte_size: Option<u32>,
 }
 
-/// A WARPO-shaped compile unit (B.2): base types, classes, global variables.
+/// A WARPO-shaped compile unit: base types, classes, global variables.
 pub struct DwarfSpec<'a> {
     /// Base type names.
     pub base_types: &'a [&'a str],
@@ -236,7 +236,7 @@ pub fn wasm_with_dwarf(spec: &DwarfSpec<'_>, globals: &[(bool, i32)]) -> Vec<u8>
     m.finish()
 }
 
-/// The DWARF of H.1's `syn.wasm` written with `gimli::write` (other abbreviation codes and
+/// The DWARF of `syn.wasm` written with `gimli::write` (other abbreviation codes and
 /// offsets than WARPO's, same meaning).
 pub fn syn_spec() -> DwarfSpec<'static> {
     DwarfSpec {
@@ -263,7 +263,7 @@ pub fn syn_spec() -> DwarfSpec<'static> {
     }
 }
 
-/// Lays out TLSF blocks and objects like the AssemblyScript incremental runtime (C.2–C.4).
+/// Lays out TLSF blocks and objects like the AssemblyScript incremental runtime.
 pub struct HeapBuilder {
     /// The memory image.
     pub memory: Vec<u8>,
@@ -289,7 +289,7 @@ impl HeapBuilder {
     }
 
     /// Allocates an object with payload size `rt_size` (block size `max(12, align16(16 + n +
-    /// 4) − 4)`, C.4) and returns its payload pointer.
+    /// 4) − 4)`) and returns its payload pointer.
     pub fn alloc(&mut self, rtid: u32, rt_size: u32, color: u32) -> u32 {
         let size = (((16 + rt_size + 4 + 15) & !15) - 4).max(12);
         self.alloc_block(size, rtid, rt_size, color)
@@ -318,7 +318,7 @@ impl HeapBuilder {
     }
 }
 
-/// The memory image of H.1 (65,536 bytes, heapBase 1024): TreeNodes A (2624, left = B),
+/// The memory image of the test heap (65,536 bytes, heapBase 1024): TreeNodes A (2624, left = B),
 /// B (2656), D (2720, left = A), pinned ArrayBuffer C (2688), a free block from 2732 and the
 /// tail at 65532; shadow-stack words [1016] = 0, [1020] = 2624.
 pub fn syn_memory() -> Vec<u8> {
@@ -348,7 +348,7 @@ pub fn s2_dump() -> Vec<u8> {
     write_dump(1000, 1024, 1016, &[2720], &syn_memory())
 }
 
-/// S1 (H.1), written by hand: heap 65536 − 2604 = 62932; live A, B (via A), C (pinned).
+/// S1, written by hand: heap 65536 − 2604 = 62932; live A, B (via A), C (pinned).
 pub const S1_JSON: &str = r#"{
   "totalHeapSize": 62932,
   "totalLiveSize": 96,
@@ -387,7 +387,7 @@ pub const S1_JSON: &str = r#"{
   ]
 }"#;
 
-/// S2 (H.1): D is a global root; A keeps idom VR (two paths), so D retains only itself.
+/// S2: D is a global root; A keeps idom VR (two paths), so D retains only itself.
 pub const S2_JSON: &str = r#"{
   "totalHeapSize": 62932,
   "totalLiveSize": 128,
@@ -431,7 +431,7 @@ pub const S2_JSON: &str = r#"{
   ]
 }"#;
 
-/// S3 (H.1): `diff S1 S2 --wasm syn_g.wasm`.
+/// S3: `diff S1 S2 --wasm syn_g.wasm`.
 pub const S3_JSON: &str = r#"{
   "beforeTotalHeapSize": 62932,
   "afterTotalHeapSize": 62932,

@@ -21,7 +21,7 @@ pub fn instruction_offsets(module: &[u8], index: usize) -> Vec<usize> {
     out
 }
 
-/// A request with `component`, optional `input` and uniforms, built by the library's A.10
+/// A request with `component`, optional `input` and uniforms, built by the library's `-F`
 /// builder as `qip run -F` would (the tests of the tools at library level).
 pub fn request(component: &[u8], input: Option<&[u8]>, uniforms: &[(&str, &str)]) -> Vec<u8> {
     use qip_memory::content::form::{DEFAULT_BOUNDARY, FieldSource, build_body};

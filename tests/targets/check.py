@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks the QIP Content test targets in tests/targets/ (spec/qip-content.md section A).
+"""Checks the QIP Content test targets in tests/targets/ (docs/content.md).
 
 Usage: python3 tests/targets/check.py [--build] [WASM ...]
 
@@ -11,12 +11,12 @@ Static checks (any module, from the binary plus `wasm-tools print`):
   * exactly one memory, exported as `memory`, with a maximum equal to the minimum, and no
     `memory.grow` anywhere in the code;
   * global 0 is a mutable i32 (LLVM's `__stack_pointer`);
-  * `render` is (i32) -> i64; every getter is () -> i32 and static (A.3: body is exactly
+  * `render` is (i32) -> i64; every getter is () -> i32 and static (docs/content.md: body is exactly
     `i32.const C` or `global.get` of an immutable constant global, then `end`);
   * uniform setters are (T) -> T;
   * the input region [input_ptr, input_ptr + cap) lies in the initial memory and overlaps no
     active data segment; content types are in one data segment and are plain media types;
-  * every instruction is one the QIP bounded interpreter loads (interpreter.md C.3: no float
+  * every instruction is one the QIP bounded interpreter loads (docs/interpreter.md: no float
     arithmetic or conversions, no 0xFC ops but memory.copy/fill, single-result block types).
 Behaviour checks run the modules under the Python `wasmtime` package (pip install wasmtime).
 
@@ -249,7 +249,7 @@ def static_getter_value(m, name):
     return value
 
 
-# QIP bounded interpreter (interpreter.md C.3): load-time rejections and execution traps.
+# QIP bounded interpreter: load-time rejections and execution traps.
 UNSUPPORTED = re.compile(
     r"^(memory\.grow"
     r"|f(32|64)\.(?!load|store|const)\S+"  # float arithmetic, compare, conversions

@@ -1,4 +1,5 @@
-//! WARPO-shaped DWARF for asc-compiled modules (heap-analyzer.md B.2, I.2).
+//! WARPO-shaped DWARF for asc-compiled modules (docs/heap.md, "The wasm binary and its DWARF",
+//! "Fixtures").
 //!
 //! Input: the JSON that `../layout.mjs` writes (classes with runtime ids, bases, own fields,
 //! type arguments, entry-class sizes; globals with their types) and the module asc wrote.
@@ -6,14 +7,15 @@
 //! and `debug_str` (no leading dot, as WARPO names them), holding one DWARF 4 compile unit in
 //! the 32-bit format with address size 4, written with gimli's `write` module.
 //!
-//! The DIE tree follows B.2: a compile unit whose `DW_AT_producer` is the string `warpo` at
+//! The DIE tree follows WARPO's: a compile unit whose `DW_AT_producer` is the string `warpo` at
 //! offset 0 of `debug_str`; one `base_type` per primitive keyword; one `class_type` per class
 //! in byte order of the name, with `DW_AT_signature` (data4) = runtime id (0 for the
 //! unmanaged Map/Set entry classes, which also get `DW_AT_byte_size` (data4) = their real
 //! stride), children `inheritance`, the class's own `member`s (`DW_AT_data_member_location`
 //! data4) and `template_type_parameter`s; then one `variable` per typed global in name order
 //! with `DW_AT_location` (data4) = global index. Names are inline strings (`DW_FORM_string`),
-//! type links `DW_FORM_ref4`. No other form appears (B.1: addr, data4, string, strp, ref4).
+//! type links `DW_FORM_ref4`. No other form appears (WARPO's five: addr, data4, string, strp,
+//! ref4).
 //!
 //! Where the result differs from WARPO's own emitter (none of it matters to the analyzer,
 //! which reads the abbreviation table and skips unresolvable links):
@@ -22,7 +24,7 @@
 //!   the children flag from the actual children), where WARPO writes an empty child list;
 //! * a field, type argument or global whose type has no DIE is left out, where WARPO writes a
 //!   `ref4` of 0xDEADBEEF (gimli cannot express a dangling reference); the analyzer drops such
-//!   fields and globals either way (B.3, B.4);
+//!   fields and globals either way;
 //! * no subprograms, parameters or locals (the heap analyzer ignores them).
 
 use std::collections::HashMap;
@@ -300,7 +302,7 @@ fn write_uleb(out: &mut Vec<u8>, mut v: u64) {
 
 /// What the generator needs from the module: global names by index from the name section
 /// (subsection 7). Fails when the module already has DWARF sections or imports a global
-/// (binaryen would then number globals differently from the analyzer, heap-analyzer.md B.4).
+/// (binaryen would then number globals differently from the analyzer).
 pub fn global_names(wasm: &[u8]) -> Result<HashMap<String, u32>, String> {
     if wasm.len() < 8 || wasm[0..4] != *b"\0asm" || wasm[4..8] != [1, 0, 0, 0] {
         return Err("not a wasm module (version 1)".into());
@@ -518,7 +520,7 @@ mod tests {
         ];
         assert!(!forms.is_empty());
         for f in &forms {
-            assert!(allowed.contains(f), "form {f} is not one of B.1's");
+            assert!(allowed.contains(f), "form {f} is not one of WARPO's five");
         }
         // The producer: strp at offset 0 of debug_str, which holds "warpo\0".
         assert_eq!(root.tag, gimli::DW_TAG_compile_unit);

@@ -1,4 +1,4 @@
-//! `markdown-to-html`: a QIP Content component (`spec/qip-content.md` section A) used as a test
+//! `markdown-to-html`: a QIP Content component (docs/content.md) used as a test
 //! target of the memory tools. It renders CommonMark (`text/markdown`) to HTML (`text/html`)
 //! with `pulldown-cmark`.
 //!
@@ -69,7 +69,7 @@ static ALLOCATOR: talc::wasm::WasmArenaTalc = {
     unsafe { talc::wasm::new_wasm_arena_allocator(&raw mut ARENA) }
 };
 
-// ---- static getters (spec A.3: each body must be one `i32.const` then `end`) ----
+// ---- static getters (docs/content.md: each body must be one `i32.const` then `end`) ----
 
 #[no_mangle]
 pub extern "C" fn input_ptr() -> i32 {

@@ -1,4 +1,4 @@
-//! `url-to-qr-svg`: a QIP Content component (`spec/qip-content.md` section A) used as a test
+//! `url-to-qr-svg`: a QIP Content component (docs/content.md) used as a test
 //! target of the memory tools. It turns one URL (`text/uri-list`) into a QR code drawn as SVG
 //! (`image/svg+xml`) with the `qrcode` crate's SVG renderer.
 //!
@@ -78,7 +78,7 @@ static ALLOCATOR: talc::wasm::WasmArenaTalc = {
 const DEFAULT_EC_LEVEL: u32 = 1;
 static EC_LEVEL: AtomicU32 = AtomicU32::new(DEFAULT_EC_LEVEL);
 
-// ---- static getters (spec A.3: each body must be one `i32.const` then `end`) ----
+// ---- static getters (docs/content.md: each body must be one `i32.const` then `end`) ----
 
 #[no_mangle]
 pub extern "C" fn input_ptr() -> i32 {
@@ -150,7 +150,7 @@ pub extern "C" fn render(input_size: i32) -> i64 {
         Ok(size) => ((OUTPUT.ptr() as u32 as u64) << 32 | size as u64) as i64,
         Err(offset) => (1u64 << 63 | offset as u64) as i64,
     };
-    // Reset semantics (A.7): every normal return restores the authored defaults.
+    // Reset semantics: every normal return restores the authored defaults.
     EC_LEVEL.store(DEFAULT_EC_LEVEL, Ordering::Relaxed);
     result
 }
