@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 
-.PHONY: test check-nostd fmt-check bench demo demo-count workloads clean soak
+.PHONY: test check-nostd fmt-check bench demo demo-count workloads clean soak install
 
 # The differential test's seeds in `make test` (tests/differential.rs): 12,000 from a start
 # derived from the commit (the first 8 hex digits of HEAD), so that each commit CI tries
@@ -78,6 +78,11 @@ demo-count: workloads
 
 workloads:
 	$(MAKE) -C benches/workloads CARGO=$(CARGO)
+
+# The native CLI into cargo's bin directory ($CARGO_HOME/bin, ~/.cargo/bin by default), with
+# the dependency versions of Cargo.lock.
+install:
+	$(CARGO) install --path . --locked
 
 fmt-check:
 	$(CARGO) fmt --all -- --check
