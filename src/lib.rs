@@ -15,6 +15,20 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 extern crate alloc;
+
+/// A rejection's reason, `format!`ted; with the feature `detail-only` the empty string, so
+/// that no formatting code for reasons is linked. The QIP Content components use that
+/// feature: they report a rejection as `offset * 10 + mode` only (docs/rejections.md), and
+/// every host compiles them on every run (docs/components.md).
+macro_rules! reason {
+    ($($arg:tt)*) => {
+        if cfg!(feature = "detail-only") {
+            alloc::string::String::new()
+        } else {
+            alloc::format!($($arg)*)
+        }
+    };
+}
 #[cfg(feature = "std")]
 extern crate std;
 

@@ -264,17 +264,17 @@ fn budget_exhaustion_stops_where_the_native_loop_stops() {
 // ------------------------------------------------------------------ the artifact's shape
 
 /// Every host compiles a Content component again on every run, so its size is start-up time
-/// (docs/components.md). The heap analyzer is held to its bound of 200,000 bytes; the two
-/// interpreter components to the size they reached with opt-level "z", one execution loop and
-/// wasm-opt (about 466,000 bytes; their goal is 250,000, not reached yet).
+/// (docs/components.md). Each is held a little above the size it reached with opt-level "z",
+/// one execution loop, wasm-opt and rejections without reasons (the heap analyzer 165,733
+/// bytes, the interpreter components about 457,000; their goal is 250,000, not reached yet).
 #[test]
 fn component_sizes() {
     for (rel, bound) in [
-        ("application/wasm/qip-interpret-memory-page-writes-csv.wasm", 470_000),
-        ("application/wasm/qip-interpret-memory-thermal-ktx2.wasm", 470_000),
+        ("application/wasm/qip-interpret-memory-page-writes-csv.wasm", 460_000),
+        ("application/wasm/qip-interpret-memory-thermal-ktx2.wasm", 460_000),
         // The report component adds serde_json, the report and its page template.
-        ("application/wasm/qip-interpret-memory-report-html.wasm", 580_000),
-        ("application/wasm/assemblyscript-heap-analyzer-json.wasm", 200_000),
+        ("application/wasm/qip-interpret-memory-report-html.wasm", 575_000),
+        ("application/wasm/assemblyscript-heap-analyzer-json.wasm", 170_000),
     ] {
         let size = read(rel).len();
         assert!(size <= bound, "{rel}: {size} bytes, more than {bound}");

@@ -6,7 +6,7 @@
 //! Failures are classified by [`Cause`]; the tools turn a cause into a rejection mode and a
 //! request offset (docs/rejections.md).
 
-use alloc::format;
+use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
@@ -81,7 +81,8 @@ pub struct Failure {
     pub function: Option<u32>,
     /// The counters when the run stopped (setters and render together); `None` when the
     /// target never ran (an invalid module, a contract violation, an instantiation trap).
-    pub counters: Option<Counters>,
+    /// Boxed: a failure travels through every `?` of a run, so it stays small.
+    pub counters: Option<Box<Counters>>,
 }
 
 fn fail<T>(cause: Cause, message: String) -> Result<T, Failure> {
@@ -90,7 +91,7 @@ fn fail<T>(cause: Cause, message: String) -> Result<T, Failure> {
 
 /// [`fail`] once `render` has returned: the counters of the whole run are known.
 fn fail_after<T>(counters: Counters, cause: Cause, message: String) -> Result<T, Failure> {
-    Err(Failure { cause, message, function: None, counters: Some(counters) })
+    Err(Failure { cause, message, function: None, counters: Some(Box::new(counters)) })
 }
 
 /// A finished run.
@@ -112,21 +113,21 @@ pub struct Outcome {
 
 /// The failure of a call that stopped with `e`, with the function it stopped in (found from
 /// the module offset) and the counters so far.
-fn exec_failure(e: ExecError, module: &Module, counters: Option<Counters>) -> Failure {
+fn exec_failure(e: ExecError, module: &Module, counters: Option<Box<Counters>>) -> Failure {
     let (cause, message, offset) = match e {
         ExecError::Trap(t) if t.kind == TrapKind::StackOverflow => (
             Cause::Limit,
-            format!("call stack limit exceeded at module offset 0x{:x}", t.offset),
+            reason!("call stack limit exceeded at module offset 0x{:x}", t.offset),
             Some(t.offset),
         ),
         ExecError::Trap(t) => (
             Cause::Trap { offset: t.offset, kind: t.kind },
-            format!("target trapped: {} at module offset 0x{:x}", t.kind, t.offset),
+            reason!("target trapped: {} at module offset 0x{:x}", t.kind, t.offset),
             Some(t.offset),
         ),
         ExecError::BudgetExhausted { offset } => (
             Cause::Budget { offset },
-            format!("instruction budget exhausted (next instruction at module offset 0x{offset:x})"),
+            reason!("instruction budget exhausted (next instruction at module offset 0x{offset:x})"),
             Some(offset),
         ),
         ExecError::Signature(m) => (Cause::Contract, m, None),
@@ -161,12 +162,12 @@ pub fn run<O: Observer>(
 ) -> Result<Outcome, Failure> {
     let module = match Module::new(component, limits) {
         Ok(m) => Arc::new(m),
-        Err(e) if e.kind == LoadErrorKind::Limit => return fail(Cause::Limit, format!("target module: {e}")),
-        Err(e) => return fail(Cause::Invalid { offset: e.offset }, format!("target module: {e}")),
+        Err(e) if e.kind == LoadErrorKind::Limit => return fail(Cause::Limit, reason!("target module: {e}")),
+        Err(e) => return fail(Cause::Invalid { offset: e.offset }, reason!("target module: {e}")),
     };
     let contract = match contract::inspect(&module) {
         Ok(c) => c,
-        Err(e) => return fail(Cause::Contract, format!("target contract: {e}")),
+        Err(e) => return fail(Cause::Contract, reason!("target contract: {e}")),
     };
     if module.has_start() {
         return fail(Cause::Contract, "target contract: a Content component has no start function".into());
@@ -181,7 +182,7 @@ pub fn run<O: Observer>(
         Some(i) if input.len() as u64 > i.cap as u64 => {
             return fail(
                 Cause::Contract,
-                format!("input of {} bytes exceeds the target's capacity of {} bytes", input.len(), i.cap),
+                reason!("input of {} bytes exceeds the target's capacity of {} bytes", input.len(), i.cap),
             );
         }
         Some(i) if i.utf8 && core::str::from_utf8(input).is_err() => {
@@ -209,20 +210,20 @@ pub fn run<O: Observer>(
     store.reset_counters();
     store.set_budget(Some(budget));
     for (index, u) in uniforms.iter().enumerate() {
-        let name = format!("uniform_set_{}", u.key);
+        let name = reason!("uniform_set_{}", u.key);
         let bad = |m: String| fail(Cause::Uniform { index }, m);
         let Some(setter) = store.get_func(instance, &name) else {
-            return bad(format!("the target has no uniform {:?} (no export {name})", u.key));
+            return bad(reason!("the target has no uniform {:?} (no export {name})", u.key));
         };
         let ty = store.func_type(setter).clone();
         let t = match (ty.params(), ty.results()) {
             ([p], [r]) if p == r => scalar_type(*p),
             _ => None,
         };
-        let Some(t) = t else { return bad(format!("{name} is not a (T) -> T setter of a scalar type")) };
+        let Some(t) = t else { return bad(reason!("{name} is not a (T) -> T setter of a scalar type")) };
         let value = match uniforms::parse_target_value(t, u.value) {
             Ok(v) => v,
-            Err(e) => return bad(format!("uniform {:?}: {e}", u.key)),
+            Err(e) => return bad(reason!("uniform {:?}: {e}", u.key)),
         };
         let arg = match value {
             UniformValue::I32(v) => Value::I32(v as i32),
@@ -232,7 +233,7 @@ pub fn run<O: Observer>(
         };
         store
             .call_observed(setter, &[arg], observer)
-            .map_err(|e| exec_failure(e, &module, Some(*store.counters())))?;
+            .map_err(|e| exec_failure(e, &module, Some(Box::new(*store.counters()))))?;
     }
     let render = store.get_func(instance, "render").expect("checked by the contract");
     // A budget used up by the setters makes render exhaust at its first instruction, as in QIP's
@@ -240,7 +241,7 @@ pub fn run<O: Observer>(
     observer.begin_render(store.counters().instructions, contract.stack_pointer);
     let result = store
         .call_observed(render, &[Value::I32(input.len() as i32)], observer)
-        .map_err(|e| exec_failure(e, &module, Some(*store.counters())))?;
+        .map_err(|e| exec_failure(e, &module, Some(Box::new(*store.counters()))))?;
     let counters = *store.counters();
     let Some(Value::I64(r)) = result.first().copied() else { unreachable!("render returns i64") };
     let r = r as u64;
@@ -251,7 +252,7 @@ pub fn run<O: Observer>(
             return fail_after(
                 counters,
                 Cause::Output,
-                format!("target rejection has nonzero reserved bits (0x{r:016x})"),
+                reason!("target rejection has nonzero reserved bits (0x{r:016x})"),
             );
         }
         let detail = r as u32;
@@ -262,7 +263,7 @@ pub fn run<O: Observer>(
                     return fail_after(
                         counters,
                         Cause::Output,
-                        format!(
+                        reason!(
                             "target rejected at input offset {offset}, past the input's {} bytes",
                             input.len()
                         ),
@@ -271,13 +272,13 @@ pub fn run<O: Observer>(
                 fail_after(
                     counters,
                     Cause::Rejected { offset: Some(offset), mode: Some(mode) },
-                    format!("target rejected its input at input offset {offset} (its mode {mode})"),
+                    reason!("target rejected its input at input offset {offset} (its mode {mode})"),
                 )
             }
             _ => fail_after(
                 counters,
                 Cause::Rejected { offset: None, mode: None },
-                format!("target rejected its input (detail {detail})"),
+                reason!("target rejected its input (detail {detail})"),
             ),
         };
     }
@@ -286,14 +287,14 @@ pub fn run<O: Observer>(
         return fail_after(
             counters,
             Cause::Output,
-            format!("output of {size} bytes exceeds the target's capacity of {}", contract.output_cap),
+            reason!("output of {size} bytes exceeds the target's capacity of {}", contract.output_cap),
         );
     }
     if ptr as u64 + size as u64 > memory_bytes {
         return fail_after(
             counters,
             Cause::Output,
-            format!("output [{ptr}, {}) lies outside the target's memory", ptr as u64 + size as u64),
+            reason!("output [{ptr}, {}) lies outside the target's memory", ptr as u64 + size as u64),
         );
     }
     let output = data[ptr as usize..ptr as usize + size as usize].to_vec();

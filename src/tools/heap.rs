@@ -1,10 +1,10 @@
 //! `assemblyscript-heap-analyzer-json.wasm` as a library function: a multipart request with a
-//! wasm binary and one or two dumps in, the JSON of `heap-analyzer.md` E out (the same bytes
+//! wasm binary and one or two dumps in, the JSON of docs/heap.md ("JSON") out (the same bytes
 //! as `qip-memory heap analyze|diff` prints, without its newline), or a rejection.
 //!
 //! # Request
 //!
-//! `multipart/form-data` with the boundary of the content-type slot (`qip-content.md` B.3,
+//! `multipart/form-data` with the boundary of the content-type slot (docs/request.md,
 //! parsed by [`multipart::parse_parts`]), with exactly one of these sets of fields, each at
 //! most once, in any order:
 //!
@@ -23,7 +23,6 @@
 //! request; the modes are the rows of [`MODES`] (rendered in docs/rejections.md). Modes 8 and
 //! 9 are unused.
 
-use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
@@ -145,7 +144,7 @@ pub const BEFORE_FILENAME: &str = "before.dump";
 pub const AFTER_FILENAME: &str = "after.dump";
 
 /// The request `qip run -F wasm=@module.wasm -F dump=@heap.dump` sends to the heap analyzer
-/// component (`qip-content.md` A.10, [`DEFAULT_BOUNDARY`]): the constructor view of `dump`.
+/// component (docs/request.md, "The `-F` body"; [`DEFAULT_BOUNDARY`]): the constructor view of `dump`.
 /// Front ends that hold the files' bytes (the component-model build) build it here, so their
 /// rejection offsets are the component's.
 ///
@@ -233,7 +232,7 @@ fn reject(
         _ if mode == BAD_DUMP.number || mode == BAD_HEAP.number => dump.offset as u64,
         _ => wasm.offset as u64,
     };
-    Rejection::new(offset.min(request_len as u64) as u32, mode, e.to_string())
+    Rejection::new(offset.min(request_len as u64) as u32, mode, reason!("{e}"))
 }
 
 /// Parses the request (`content_type` is the 70-byte multipart slot as the host left it),
@@ -245,7 +244,7 @@ fn reject(
 pub fn heap_json(request: &[u8], content_type: &[u8], sort: u32, top: u32) -> Result<String, Rejection> {
     let len = request.len();
     let (view, f) = parse_request(request, content_type).map_err(|e| {
-        Rejection::new(e.offset.min(len) as u32, MALFORMED.number, format!("malformed request: {e}"))
+        Rejection::new(e.offset.min(len) as u32, MALFORMED.number, reason!("malformed request: {e}"))
     })?;
     let bad_uniform = |message: String| Rejection::new(len as u32, BAD_UNIFORM.number, message);
     let wasm = f.wasm.unwrap_or(Part { bytes: &[], offset: 0 });
@@ -262,7 +261,7 @@ pub fn heap_json(request: &[u8], content_type: &[u8], sort: u32, top: u32) -> Re
         View::Constructors => {
             let mut snap = first_snap;
             let s = constructor_sort(sort).ok_or_else(|| {
-                bad_uniform(format!(
+                bad_uniform(reason!(
                     "sort {sort} is not a constructor-view sort (0 retained, 1 shallow, 2 count)"
                 ))
             })?;
@@ -277,7 +276,7 @@ pub fn heap_json(request: &[u8], content_type: &[u8], sort: u32, top: u32) -> Re
                 analyzer.analyze(&after_dump).map_err(|e| reject(&e, wasm, after, after_image, len))?;
             let mut c = views::compare(&first_snap, &after_snap);
             let s = comparison_sort(sort).ok_or_else(|| {
-                bad_uniform(format!(
+                bad_uniform(reason!(
                     "sort {sort} is not a comparison-view sort (0 delta, 1 alloc, 2 freed, 3 count)"
                 ))
             })?;

@@ -1,11 +1,12 @@
 //! The memory tools, end to end: request bytes in, output bytes or a rejection out. The
 //! Content components and the CLI are thin front ends over these functions.
 //!
-//! * [`page_writes`]: `qip-interpret-memory-page-writes-csv.wasm` (`memory-tools.md` 1–2).
-//! * [`thermal`]: `qip-interpret-memory-thermal-ktx2.wasm` (`memory-tools.md` 1 and 3).
+//! * [`page_writes`]: `qip-interpret-memory-page-writes-csv.wasm` (docs/request.md,
+//!   docs/page-table.md).
+//! * [`thermal`]: `qip-interpret-memory-thermal-ktx2.wasm` (docs/request.md, docs/heat-map.md).
 //! * [`modes`]: the table of rejection modes (docs/rejections.md).
 //! * [`explain`]: a rejection in the target's terms (function, module offset, budget used).
-//! * [`heap`]: `assemblyscript-heap-analyzer-json.wasm` (`heap-analyzer.md`), with its own
+//! * [`heap`]: `assemblyscript-heap-analyzer-json.wasm` (docs/heap.md), with its own
 //!   rejection mode table.
 //! * [`request`]: the request front ends build from a target, an input and uniforms.
 
@@ -21,7 +22,7 @@ pub use explain::explain;
 pub use modes::mode_description;
 pub use request::request_body;
 
-use alloc::format;
+use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -29,7 +30,7 @@ use crate::content::multipart;
 use crate::content::run::{self, Cause, Failure, Outcome, TargetUniform};
 use crate::wasm::{Counters, Limits, Observer};
 
-/// Our limits for targets (`memory-tools.md`, issue 3): module 1 MiB, memory 192 MiB, and the
+/// Our limits for targets (docs/limits.md): module 1 MiB, memory 192 MiB, and the
 /// interpreter's defaults for frames and the value stack.
 pub fn target_limits() -> Limits {
     Limits::default()
@@ -39,18 +40,18 @@ pub fn target_limits() -> Limits {
 pub const MAX_TARGET_INPUT: usize = 8 << 20;
 
 /// A Content rejection of one of our tools: `detail = offset * 10 + mode`
-/// (`memory-tools.md` 1.1).
+/// (docs/rejections.md).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rejection {
     /// Byte offset in the request that points at the cause.
     pub offset: u32,
-    /// The mode (0–9) of the table in `memory-tools.md` 1.1.
+    /// The mode (0–9) of the table in docs/rejections.md.
     pub mode: u32,
     /// One line in English saying what went wrong.
     pub message: String,
     /// Where the target was when it stopped, for front ends that explain the rejection in the
     /// module's terms ([`explain`]); `None` when the target did not run.
-    pub stop: Option<Stop>,
+    pub stop: Option<Box<Stop>>,
 }
 
 /// What the request encoding of a rejection leaves out: the typed cause, the function the run
@@ -84,7 +85,7 @@ impl Rejection {
         self.offset * FAILURE_MODES + self.mode
     }
 
-    /// The 64-bit `render` result of this rejection (bit 63 set, `qip-content.md` A.5).
+    /// The 64-bit `render` result of this rejection (bit 63 set, docs/content.md).
     pub fn render_result(&self) -> u64 {
         1 << 63 | self.detail() as u64
     }
@@ -103,7 +104,7 @@ pub struct PartOffsets<'a> {
     pub request_len: usize,
 }
 
-/// The rejection for a run failure (`memory-tools.md` 1.1: which offset each mode points at).
+/// The rejection for a run failure (docs/rejections.md: which offset each mode points at).
 pub fn rejection(failure: Failure, budget: u32, at: &PartOffsets<'_>) -> Rejection {
     let cause = &failure.cause;
     let c = at.component;
@@ -119,18 +120,18 @@ pub fn rejection(failure: Failure, budget: u32, at: &PartOffsets<'_>) -> Rejecti
     };
     Rejection {
         offset: offset.min(at.request_len) as u32,
-        mode: modes::of(cause).number,
-        stop: Some(Stop {
+        mode: modes::of(cause),
+        stop: Some(Box::new(Stop {
             cause: Some(failure.cause.clone()),
             function: failure.function,
-            counters: failure.counters,
+            counters: failure.counters.map(|c| *c),
             budget,
-        }),
+        })),
         message: failure.message,
     }
 }
 
-/// A parsed request (`memory-tools.md` 1): the parts the runner needs and where they start.
+/// A parsed request (docs/request.md): the parts the runner needs and where they start.
 #[derive(Debug)]
 pub struct Request<'a> {
     /// The target module.
@@ -156,7 +157,7 @@ impl<'a> Request<'a> {
             Rejection::new(
                 e.offset.min(request.len()) as u32,
                 modes::MALFORMED.number,
-                format!("malformed multipart request: {}", multipart::describe(e.kind)),
+                reason!("malformed multipart request: {}", multipart::describe(e.kind)),
             )
         })?;
         let (input, input_offset) = match &req.input {
@@ -167,7 +168,7 @@ impl<'a> Request<'a> {
             return Err(Rejection::new(
                 input_offset.unwrap_or(0) as u32,
                 modes::LIMIT.number,
-                format!(
+                reason!(
                     "target input of {} bytes exceeds our limit of {MAX_TARGET_INPUT} bytes",
                     input.len()
                 ),
@@ -194,7 +195,7 @@ impl<'a> Request<'a> {
         self.request_len == 0
     }
 
-    /// Runs the target (`memory-tools.md` 1, `qip-content.md` B.2) with at most `budget`
+    /// Runs the target (docs/request.md, "The run") with at most `budget`
     /// instructions for setters and render, reporting every event to `observer`.
     ///
     /// # Errors

@@ -1,7 +1,6 @@
 //! `qip-interpret-memory-thermal-ktx2.wasm` as a library function: a multipart request in, the
 //! memory heat map as a KTX2 file out (docs/request.md, docs/heat-map.md).
 
-use alloc::format;
 use alloc::vec::Vec;
 
 use super::page_writes::{DEFAULT_BUDGET, clamp_budget, regions};
@@ -80,10 +79,15 @@ pub(crate) fn nothing_to_report(
     Rejection {
         offset: req.len() as u32,
         mode: super::modes::NOTHING_TO_REPORT.number,
-        message: format!(
+        message: reason!(
             "nothing to report: no page at or above first_page {first_page} was read or written"
         ),
-        stop: Some(super::Stop { cause: None, function: None, counters: Some(counters), budget }),
+        stop: Some(alloc::boxed::Box::new(super::Stop {
+            cause: None,
+            function: None,
+            counters: Some(counters),
+            budget,
+        })),
     }
 }
 

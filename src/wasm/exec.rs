@@ -7,7 +7,6 @@
 //! exactly `budget` instructions. At a trap the count is corrected to the trapping
 //! instruction with the op's position in its block.
 
-use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -107,7 +106,7 @@ pub(crate) fn invoke<O: Observer>(
         store.funcs.get(f.0 as usize).ok_or_else(|| ExecError::Signature("no such function".into()))?;
     let ty = info.ty.clone();
     if args.len() != ty.params().len() || args.iter().zip(ty.params()).any(|(a, t)| a.ty() != *t) {
-        return Err(ExecError::Signature(format!(
+        return Err(ExecError::Signature(reason!(
             "expected parameters {:?}, got {:?}",
             ty.params(),
             args.iter().map(Value::ty).collect::<Vec<_>>()

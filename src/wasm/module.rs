@@ -1,7 +1,6 @@
 //! Loading a module: decode and fully validate with `wasmparser` (WebAssembly 2.0 features),
 //! record its sections, and translate each function body once ([`super::translate`]).
 
-use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -187,7 +186,7 @@ impl Module {
         if bytes.len() > limits.max_module_bytes {
             return Err(LoadError::limit(
                 limits.max_module_bytes,
-                format!(
+                reason!(
                     "module is {} bytes, larger than the limit of {} bytes",
                     bytes.len(),
                     limits.max_module_bytes
@@ -253,7 +252,7 @@ impl Module {
                     if m.func_types.len() > limits.max_functions as usize {
                         return Err(LoadError::limit(
                             offset,
-                            format!("more than {} functions", limits.max_functions),
+                            reason!("more than {} functions", limits.max_functions),
                         ));
                     }
                 }
@@ -274,9 +273,10 @@ impl Module {
                         if t.initial.saturating_mul(65536) > limits.max_memory_bytes {
                             return Err(LoadError::limit(
                                 offset,
-                                format!(
+                                reason!(
                                     "initial memory of {} pages exceeds the limit of {} bytes",
-                                    t.initial, limits.max_memory_bytes
+                                    t.initial,
+                                    limits.max_memory_bytes
                                 ),
                             ));
                         }

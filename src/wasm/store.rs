@@ -2,7 +2,6 @@
 //! value stack, the counters and the budget (docs/counting.md).
 
 use alloc::boxed::Box;
-use alloc::format;
 use alloc::sync::Arc;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -268,9 +267,10 @@ impl Store {
     pub fn new_memory(&mut self, ty: MemoryType) -> Result<Memory, InstantiateError> {
         let limit_pages = self.limits.max_memory_bytes / 65536;
         if ty.initial > limit_pages {
-            return Err(InstantiateError::Limit(format!(
+            return Err(InstantiateError::Limit(reason!(
                 "memory of {} pages exceeds the limit of {} bytes",
-                ty.initial, self.limits.max_memory_bytes
+                ty.initial,
+                self.limits.max_memory_bytes
             )));
         }
         let max_pages = ty.maximum.unwrap_or(65536).min(limit_pages);
@@ -428,7 +428,7 @@ impl Store {
         observer: &mut O,
     ) -> Result<Instance, InstantiateError> {
         if imports.len() != module.imports.len() {
-            return Err(InstantiateError::Link(format!(
+            return Err(InstantiateError::Link(reason!(
                 "module needs {} imports, {} given",
                 module.imports.len(),
                 imports.len()
@@ -439,8 +439,8 @@ impl Store {
         let mut memories = Vec::new();
         let mut globals = Vec::new();
         for (imp, ext) in module.imports.iter().zip(imports) {
-            let what = || format!("{}::{}", imp.module, imp.name);
-            let bad = || InstantiateError::Link(format!("incompatible import type for {}", what()));
+            let what = || reason!("{}::{}", imp.module, imp.name);
+            let bad = || InstantiateError::Link(reason!("incompatible import type for {}", what()));
             match (&imp.ty, ext) {
                 (ImportType::Func(t), Extern::Func(f)) => {
                     if self.funcs[f.0 as usize].ty != module.types[*t as usize] {
@@ -494,9 +494,10 @@ impl Store {
         for (t_ty, init) in &module.tables {
             let v = init.map_or(0, |e| self.eval_const(e, &globals, &funcs));
             if t_ty.initial > self.limits.max_table_elements as u64 {
-                return Err(InstantiateError::Limit(format!(
+                return Err(InstantiateError::Limit(reason!(
                     "table of {} elements exceeds the limit of {}",
-                    t_ty.initial, self.limits.max_table_elements
+                    t_ty.initial,
+                    self.limits.max_table_elements
                 )));
             }
             let max = t_ty.maximum.unwrap_or(u32::MAX as u64).min(self.limits.max_table_elements as u64);

@@ -7,7 +7,6 @@
 //! Instruction counting is done per fuel block: the block's count is patched into its
 //! [`Op::Fuel`] when the block closes.
 
-use alloc::format;
 use alloc::vec::Vec;
 
 use wasmparser::{BlockType, FuncValidator, FunctionBody, Operator, ValidatorResources};
@@ -114,7 +113,7 @@ pub(crate) fn translate_function(
         fv.define_locals(offset, count, vt).map_err(LoadError::invalid)?;
         num_locals += count as u64;
         if num_locals > (FRAME_SLOTS / 2) as u64 {
-            return Err(LoadError::limit(offset, format!("more than {} locals", FRAME_SLOTS / 2)));
+            return Err(LoadError::limit(offset, reason!("more than {} locals", FRAME_SLOTS / 2)));
         }
     }
     let mut t = Translator {
@@ -167,7 +166,7 @@ pub(crate) fn translate_function(
         if t.max_height as u64 + t.f.num_locals as u64 > frame_limit {
             return Err(LoadError::limit(
                 offset,
-                format!("function needs more than {frame_limit} slots for locals and operands"),
+                reason!("function needs more than {frame_limit} slots for locals and operands"),
             ));
         }
     }
@@ -970,9 +969,9 @@ impl<'m> Translator<'m> {
             _ => {
                 let mut bytes = alloc::string::String::new();
                 for b in &encoding[..encoding.len().min(8)] {
-                    bytes += &format!(" {b:02x}");
+                    bytes += &reason!(" {b:02x}");
                 }
-                return Err(LoadError::limit(at, format!("unsupported operator (encoded as{bytes})")));
+                return Err(LoadError::limit(at, reason!("unsupported operator (encoded as{bytes})")));
             }
         }
         Ok(())
