@@ -23,7 +23,7 @@ soak:
 # Everything CI checks. Tests run in release: the spec suite and the differential test are
 # faster that way than their debug build is slow. tests/components.rs needs the test targets
 # and the components (it builds a missing one with make itself, but not a stale one).
-test: fmt-check check-nostd targets components as-fixtures chromium browser-deps heapsnapshot-deps
+test: fmt-check lint check-nostd targets components as-fixtures chromium browser-deps heapsnapshot-deps
 	DIFF_SEED_START=$(DIFF_SEED_START) $(CARGO) test --profile test-opt --all-targets
 	cd $(AS_DIR)/dwarfgen && $(CARGO) test --quiet --target-dir target
 
@@ -86,6 +86,13 @@ install:
 
 fmt-check:
 	$(CARGO) fmt --all -- --check
+
+# Lints and documentation, warnings as errors: clippy on every target, rustdoc's own checks
+# (broken intra-doc links among them); the library and the CLI also deny missing docs.
+.PHONY: lint
+lint:
+	$(CARGO) clippy --all-targets -- -D warnings
+	RUSTDOCFLAGS=-Dwarnings $(CARGO) doc --no-deps
 
 # The library must build without std for the wasm32 components.
 check-nostd:

@@ -21,7 +21,6 @@ use qip_memory::tools::page_writes::page_writes;
 use qip_memory::tools::thermal::{Options, thermal};
 
 #[path = "../tests/common/content.rs"]
-#[allow(dead_code)]
 mod content;
 
 /// Median wall time of `reps` calls of `f`.
@@ -103,9 +102,8 @@ fn main() {
             page_writes(&c.body, DEFAULT_CONTENT_TYPE.as_bytes(), c.budget).unwrap().counters.instructions;
     }
     println!(
-        "components benchmark: wasmtime {} (default engine, Cranelift), median of {reps}; requests: QR demo \
+        "components benchmark: wasmtime 48.0.8 (default engine, Cranelift), median of {reps}; requests: QR demo \
          {} instructions, Markdown ({} bytes) {} instructions",
-        "48.0.8",
         cases[0].instructions,
         doc.len(),
         cases[1].instructions

@@ -12,6 +12,7 @@
 //!
 //! The library is `#![no_std]` + `alloc`; the `std` feature only adds conveniences.
 #![no_std]
+#![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 extern crate alloc;

@@ -48,6 +48,16 @@ fn one_line_failure(o: &Output) -> String {
     e.trim_end().to_owned()
 }
 
+/// `run`'s arguments go through clap like every subcommand's: a usage error is clap's message
+/// (`error: …`, then the usage) on stderr and exit status 2.
+fn usage_error(args: &[&str], message: &str) {
+    let o = qip_memory(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.starts_with(&format!("error: {message}")), "{args:?}: {e}");
+    assert!(o.stdout.is_empty());
+}
+
 /// Bytes in, the same bytes out: input at 0 (capacity 64 KiB), output `[0, len)`, no declared
 /// types (so `-F` bodies pass through untouched and `-o` receives them verbatim).
 const ECHO: &str = r#"(module
@@ -183,9 +193,9 @@ fn form_errors() {
         fails(&["run", "-F", "a\"b=x", &echo]),
         "qip-memory: -F a\"b=x: a form field name must be printable ASCII without '\"' or '\\' (field 0) (at offset 0x1)"
     );
-    assert_eq!(
-        fails(&["run", "-F", "a=x", "-i", &input, &echo]),
-        "qip-memory: run: -F and -i are mutually exclusive"
+    usage_error(
+        &["run", "-F", "a=x", "-i", &input, &echo],
+        "the argument '--form <NAME=VALUE>' cannot be used with '--input <PATH>'",
     );
     let missing = d.join("missing.bin");
     let line = fails(&["run", "-F", &format!("a=@{}", missing.display()), &echo]);
@@ -393,11 +403,8 @@ fn uniforms_sorted_last_wins_and_errors() {
         "qip-memory: run: -u a=1 must follow the stage it configures"
     );
     assert_eq!(fails(&["run", &m, "-u", "=1"]), "qip-memory: -u =1: empty uniform key");
-    assert_eq!(fails(&["run"]), "qip-memory: run: no stage given (see qip-memory run --help)");
-    assert_eq!(
-        fails(&["run", "--bogus", &m]),
-        "qip-memory: run: unknown option --bogus (see qip-memory run --help)"
-    );
+    usage_error(&["run"], "the following required arguments were not provided:\n  <STAGE.wasm>...");
+    usage_error(&["run", "--bogus", &m], "unexpected argument '--bogus' found");
 }
 
 #[test]
@@ -997,10 +1004,7 @@ fn run_stops_a_stage_at_its_time_limit() {
     let o = qip_memory(&["run", "-i", &input, &echo, &echo, "--timeout-ms", "1000"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(o.stdout, b"abc");
-    assert_eq!(
-        one_line_failure(&qip_memory(&["run", &echo, "--timeout-ms", "0"])),
-        "qip-memory: run: --timeout-ms 0: expected a positive integer"
-    );
+    usage_error(&["run", &echo, "--timeout-ms", "0"], "invalid value '0' for '--timeout-ms <MS>'");
 }
 
 #[test]
@@ -1065,9 +1069,9 @@ fn run_max_memory_and_memory_grow() {
     );
     let line = one_line_failure(&qip_memory(&["run", &grow]));
     assert!(line.ends_with("(--allow-memory-grow with --max-memory allows it)"), "{line}");
-    assert_eq!(
-        one_line_failure(&qip_memory(&["run", &grow, "--allow-memory-grow"])),
-        "qip-memory: run: --allow-memory-grow requires --max-memory"
+    usage_error(
+        &["run", &grow, "--allow-memory-grow"],
+        "the following required arguments were not provided:\n  --max-memory <BYTES>",
     );
     let out = d.join("grow.bin");
     let o = qip_memory(&[

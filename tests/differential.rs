@@ -937,13 +937,13 @@ fn run_module(
                     );
                 }
             }
-            if canonical || verbose {
-                if let Err(m) = timed(&stats.us_compare, || compare_state(&exports, &mut pair, peer)) {
-                    if canonical {
-                        return diverged(&tainted, format!("after function {name:?} args {args:x?}: {m}"));
-                    }
-                    println!("  (NaNs not canonical) after {name:?}: {m}");
+            if (canonical || verbose)
+                && let Err(m) = timed(&stats.us_compare, || compare_state(&exports, &mut pair, peer))
+            {
+                if canonical {
+                    return diverged(&tainted, format!("after function {name:?} args {args:x?}: {m}"));
                 }
+                println!("  (NaNs not canonical) after {name:?}: {m}");
             }
         }
     }

@@ -506,6 +506,10 @@ fn shared_string_heap() -> (Vec<u8>, [u32; 7]) {
     (dump, [arr, buf, items[0], items[1], items[2], shared, own])
 }
 
+/// A dominator-tree node flattened: `(level, class, count, address, shallow, retained, omitted
+/// children)`.
+type FlatNode = (usize, String, u64, Option<u64>, u64, u64, u64);
+
 #[test]
 fn dominator_view_groups_siblings_by_class() {
     use qip_memory::heap::Dump;
@@ -514,11 +518,7 @@ fn dominator_view_groups_siblings_by_class() {
     let analyzer = Analyzer::new(&wasm).unwrap();
     let view = analyzer.dominators(&Dump::parse(&dump).unwrap(), 3, 10).unwrap();
     // (class, count, address, shallow, retained, omitted children) per node, depth first.
-    fn flat(
-        nodes: &[qip_memory::heap::tree::TreeNode],
-        level: usize,
-        out: &mut Vec<(usize, String, u64, Option<u64>, u64, u64, u64)>,
-    ) {
+    fn flat(nodes: &[qip_memory::heap::tree::TreeNode], level: usize, out: &mut Vec<FlatNode>) {
         for n in nodes {
             out.push((
                 level,

@@ -158,29 +158,24 @@ impl<S: Sink> Scanner<'_, S> {
         }
 
         match l.kind {
-            None => {}
-            Some(BuiltinKind::Array) => {
-                if l.template_is_reference && rt_size >= 16 {
-                    let ds = u64::from(self.word(o, p + 4)?);
-                    let len = u64::from(self.word(o, p + 12)?);
-                    for i in 0..len {
-                        let a = ds + 4 * i;
-                        if a + 4 > mem_len {
-                            break;
-                        }
-                        self.read_ref(a, Slot::Element(i))?;
+            Some(BuiltinKind::Array) if l.template_is_reference && rt_size >= 16 => {
+                let ds = u64::from(self.word(o, p + 4)?);
+                let len = u64::from(self.word(o, p + 12)?);
+                for i in 0..len {
+                    let a = ds + 4 * i;
+                    if a + 4 > mem_len {
+                        break;
                     }
+                    self.read_ref(a, Slot::Element(i))?;
                 }
             }
-            Some(BuiltinKind::StaticArray) => {
-                if l.template_is_reference {
-                    for i in 0..rt_size >> 2 {
-                        let a = p + 4 * i;
-                        if a + 4 > mem_len {
-                            break;
-                        }
-                        self.read_ref(a, Slot::Element(i))?;
+            Some(BuiltinKind::StaticArray) if l.template_is_reference => {
+                for i in 0..rt_size >> 2 {
+                    let a = p + 4 * i;
+                    if a + 4 > mem_len {
+                        break;
                     }
+                    self.read_ref(a, Slot::Element(i))?;
                 }
             }
             Some(BuiltinKind::MapOrSet) => {
@@ -223,18 +218,18 @@ impl<S: Sink> Scanner<'_, S> {
                     self.read_ref(p + f.offset, Slot::Closure)?;
                 }
             }
-            Some(BuiltinKind::SmallTuple) => {
-                if rt_size > 8 {
-                    let k = (rt_size - 8) >> 2;
-                    let at = p + rt_size - 8;
-                    let bitmap = u64::from(self.word(o, at)?) | u64::from(self.word(o, at + 4)?) << 32;
-                    for i in 0..k.min(64) {
-                        if bitmap >> i & 1 != 0 {
-                            self.read_ref(p + 4 * i, Slot::TupleSlot(i))?;
-                        }
+            Some(BuiltinKind::SmallTuple) if rt_size > 8 => {
+                let k = (rt_size - 8) >> 2;
+                let at = p + rt_size - 8;
+                let bitmap = u64::from(self.word(o, at)?) | u64::from(self.word(o, at + 4)?) << 32;
+                for i in 0..k.min(64) {
+                    if bitmap >> i & 1 != 0 {
+                        self.read_ref(p + 4 * i, Slot::TupleSlot(i))?;
                     }
                 }
             }
+            // Plain classes, and builtins whose slots hold no references.
+            _ => {}
         }
         self.chain = chain;
         Ok(())

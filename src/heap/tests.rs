@@ -227,7 +227,10 @@ fn pointer_index_dense_and_sparse() {
     assert_eq!((i.get(36), i.get(40), i.get(32)), (Some(0), Some(1), None));
 }
 
-fn snap(heap: i64, rows: &[(&str, &[(u64, u64, u64)])]) -> Snapshot {
+/// One class of a hand-made snapshot: its name and its instances' `(address, shallow, retained)`.
+type Row<'a> = (&'a str, &'a [(u64, u64, u64)]);
+
+fn snap(heap: i64, rows: &[Row<'_>]) -> Snapshot {
     let constructors: Vec<ConstructorRow> = rows
         .iter()
         .map(|(name, inst)| ConstructorRow {

@@ -133,9 +133,9 @@ impl Snapshot {
         match sort {
             ConstructorSort::Retained => {}
             ConstructorSort::Shallow => {
-                self.constructors.sort_by(|a, b| b.total_shallow_size.cmp(&a.total_shallow_size))
+                self.constructors.sort_by_key(|r| core::cmp::Reverse(r.total_shallow_size))
             }
-            ConstructorSort::Count => self.constructors.sort_by(|a, b| b.count.cmp(&a.count)),
+            ConstructorSort::Count => self.constructors.sort_by_key(|r| core::cmp::Reverse(r.count)),
         }
         if let Some(n) = top {
             self.constructors.truncate(n);

@@ -321,7 +321,7 @@ impl PageTable {
                 Some(h) => alloc::format!("{}.{:02}", h / 100, h % 100),
                 None => String::new(),
             };
-            let f = |i: usize| nums[cols[i].0..cols[i].1].as_bytes();
+            let f = |i: usize| &nums.as_bytes()[cols[i].0..cols[i].1];
             let fields: [&[u8]; 9] =
                 [f(0), row.region.as_bytes(), f(1), f(2), f(3), f(4), f(5), f(6), ratio.as_bytes()];
             record(&fields, &mut out);

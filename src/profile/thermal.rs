@@ -32,6 +32,9 @@ use alloc::vec::Vec;
 use super::pages::{PAGE_SIZE, Range};
 use crate::wasm::Observer;
 
+/// One slot's writers: per byte, `(stack id + 1, the work of its write)` (see `writers`).
+type SlotWriters = Box<[(u32, u32)]>;
+
 /// Most tiles in an image (docs/heat-map.md, "Tiles"; 32 · 256 = 8,192 rows, the KTX2 limit QIP
 /// uses).
 pub const MAX_TILES: usize = 32;
@@ -137,7 +140,7 @@ struct Attribution {
     /// all zeros while no write gave the byte work (so that a fresh buffer is the allocator's
     /// zeroed memory, whose pages the system maps only when written). One write's work is
     /// below the largest budget (10⁹), so it fits a `u32`; past that it saturates.
-    writers: Vec<Option<Box<[(u32, u32)]>>>,
+    writers: Vec<Option<SlotWriters>>,
 }
 
 impl Attribution {
@@ -549,10 +552,10 @@ impl<const ATTRIBUTE: bool> Observer for ThermalRecorder<ATTRIBUTE> {
     }
     #[inline]
     fn leave(&mut self, _: u64) {
-        if let Some(a) = self.attribution() {
-            if a.calls.pop().is_some() {
-                a.depth_ids.pop();
-            }
+        if let Some(a) = self.attribution()
+            && a.calls.pop().is_some()
+        {
+            a.depth_ids.pop();
         }
     }
     #[inline]

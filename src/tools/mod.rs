@@ -5,7 +5,7 @@
 //!   docs/page-table.md).
 //! * [`thermal`]: `qip-interpret-memory-thermal-ktx2.wasm` (docs/request.md, docs/heat-map.md).
 //! * [`modes`]: the table of rejection modes (docs/rejections.md).
-//! * [`explain`]: a rejection in the target's terms (function, module offset, budget used).
+//! * [`explain`](mod@explain): a rejection in the target's terms (function, module offset, budget used).
 //! * [`heap`]: `assemblyscript-heap-analyzer-json.wasm` (docs/heap.md), with its own
 //!   rejection mode table.
 //! * [`request`]: the request front ends build from a target, an input and uniforms.
@@ -50,7 +50,7 @@ pub struct Rejection {
     /// One line in English saying what went wrong.
     pub message: String,
     /// Where the target was when it stopped, for front ends that explain the rejection in the
-    /// module's terms ([`explain`]); `None` when the target did not run.
+    /// module's terms ([`explain()`]); `None` when the target did not run.
     pub stop: Option<Box<Stop>>,
 }
 

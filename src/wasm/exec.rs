@@ -85,7 +85,7 @@ impl Slot for f64 {
     }
 }
 
-fn body_of<'a>(instances: &'a [InstanceData], kind: FuncKind) -> (&'a InstanceData, &'a CompiledFunc) {
+fn body_of(instances: &[InstanceData], kind: FuncKind) -> (&InstanceData, &CompiledFunc) {
     match kind {
         FuncKind::Wasm { instance, index } => {
             let inst = &instances[instance as usize];

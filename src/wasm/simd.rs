@@ -201,6 +201,9 @@ macro_rules! simd_kind {
     (@enum [$($doc:tt)*] $name:ident { $($(#[doc = $vdoc:literal])* $v:ident,)* }) => {
         $($doc)*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        // The variants are the instructions' names (`i8x16.splat` is `I8x16Splat`), so the
+        // kinds of one family share a suffix.
+        #[allow(clippy::enum_variant_names)]
         pub enum $name { $($(#[doc = $vdoc])* $v,)* }
         impl $name {
             /// Every variant, in declaration order (tests only).

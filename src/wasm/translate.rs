@@ -180,10 +180,10 @@ impl<'m> Translator<'m> {
     // ---- fuel blocks and emission ---------------------------------------------------------
 
     fn close_block(&mut self) {
-        if let Some(pc) = self.fuel_pc.take() {
-            if let Op::Fuel { n, .. } = &mut self.f.code[pc] {
-                *n = self.count;
-            }
+        if let Some(pc) = self.fuel_pc.take()
+            && let Op::Fuel { n, .. } = &mut self.f.code[pc]
+        {
+            *n = self.count;
         }
         for site in core::mem::take(&mut self.refunds) {
             let rest = self.count - self.f.cum[site];
@@ -339,14 +339,14 @@ impl<'m> Translator<'m> {
     }
 
     fn binop(&mut self, make: impl Fn(Slot, Slot, Slot) -> Op + Copy) {
-        if matches!(self.stack.last(), Some(Opnd::Imm(..))) {
-            if let Op::Binop { op, .. } = make(0, 0, 0) {
-                let imm = self.pop_imm().expect("checked above");
-                let a = self.pop();
-                let dst = self.push();
-                self.emit(Op::BinopImm { op, dst, a, imm });
-                return;
-            }
+        if matches!(self.stack.last(), Some(Opnd::Imm(..)))
+            && let Op::Binop { op, .. } = make(0, 0, 0)
+        {
+            let imm = self.pop_imm().expect("checked above");
+            let a = self.pop();
+            let dst = self.push();
+            self.emit(Op::BinopImm { op, dst, a, imm });
+            return;
         }
         let b = self.pop();
         let a = self.pop();

@@ -27,6 +27,7 @@
 //! Errors, rejections and traps: exit status 1 and one line `qip-memory: <reason>` on stderr
 //! (clap's usage errors exit with 2). `heap` follows WARPO instead: the message alone on
 //! stderr, and exit status 1 for usage errors too.
+#![deny(missing_docs)]
 
 mod count;
 mod heap;
@@ -223,21 +224,17 @@ enum Command {
     },
     /// AssemblyScript heap analyzer, compatible with WARPO's as-heap-analyzer.
     Heap(heap::HeapArgs),
-    /// Run QIP Content components as a pipeline on wasmtime, like `qip run`
-    /// (`qip-memory run --help` for the syntax).
+    /// Run QIP Content components as a pipeline on wasmtime, like `qip run`.
     #[cfg(feature = "host")]
-    #[command(disable_help_flag = true)]
-    Run {
-        /// `[-F NAME=VALUE]... [-i PATH] STAGE.wasm [-u KEY=VALUE]... [STAGE.wasm ...]...
-        /// [-o PATH]`
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
-        args: Vec<String>,
-    },
+    Run(run::RunCli),
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    use clap::{CommandFactory as _, FromArgMatches as _};
+    // The matches stay: `run` reads the positions of its stages and uniforms from them.
+    let parsed = Cli::command().try_get_matches().and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, m)));
+    let (cli, matches) = match parsed {
+        Ok(parsed) => parsed,
         // WARPO (commander) exits with 1 on usage errors; the other subcommands keep clap's 2.
         Err(e) if std::env::args().nth(1).as_deref() == Some("heap") && e.use_stderr() => {
             let _ = e.print();
@@ -303,10 +300,9 @@ fn main() -> ExitCode {
             output,
         }),
         #[cfg(feature = "host")]
-        Command::Run { args } => match run::parse_args(args) {
-            Ok(Some(args)) => run::main(&args),
-            Ok(None) => out::stdout(format!("{}\n", run::USAGE).as_bytes()),
-            Err(e) => Err(e),
+        Command::Run(args) => match matches.subcommand_matches("run") {
+            Some(m) => args.clone().into_args(m).and_then(|args| run::main(&args)),
+            None => Err(Failure::new("run: no arguments".into())),
         },
     };
     match r {

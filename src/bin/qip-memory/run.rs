@@ -37,28 +37,6 @@ use std::time::Instant;
 use crate::host::{self, Host, HostOptions, Running};
 use crate::{Failure, read_file, split_uniform};
 
-/// Usage text of `qip-memory run` (also shown for `-h`/`--help`).
-pub const USAGE: &str = "\
-Usage: qip-memory run [-F NAME=VALUE | -F NAME=@PATH | -F NAME=<PATH]... [-i PATH]
-                      STAGE.wasm [-u KEY=VALUE]... [STAGE.wasm [-u KEY=VALUE]...]... [-o PATH]
-
-Runs QIP Content components as a pipeline on wasmtime, like `qip run`.
-
-Options:
-  -F, --form NAME=VALUE     a multipart field: text, @PATH (file, with filename), <PATH (file);
-                            PATH - is stdin; the body is built byte for byte as `qip run -F`
-  -i, --input PATH          the first stage's input bytes (- is stdin); not with -F
-  -u, --uniform KEY=VALUE   a uniform of the stage it follows
-  -o, --output PATH         write the last stage's output to PATH (exact bytes; a .png
-                            path re-encodes an image/ktx2 output as PNG)
-      --timeout-ms MS       wall-clock limit of each stage's execution (default 5000)
-      --max-memory BYTES    refuse a stage whose memory may exceed BYTES or declares no maximum
-      --allow-memory-grow   allow memory.grow (requires --max-memory)
-      --no-cache            compile every stage anew (default: compiled modules are cached in
-                            $XDG_CACHE_HOME/qip-memory or ~/.cache/qip-memory)
-      --timing              print each stage's compile and run times to stderr
-  -h, --help                this text";
-
 /// One stage of the pipeline and its uniforms.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StageArgs {
@@ -85,85 +63,84 @@ pub struct RunArgs {
     pub timing: bool,
 }
 
-/// A positive integer option value.
-fn positive(flag: &str, v: &str) -> Result<u64, Failure> {
-    match v.parse::<u64>() {
-        Ok(n) if n > 0 => Ok(n),
-        _ => Err(Failure::new(format!("run: {flag} {v}: expected a positive integer"))),
-    }
+/// The command line of `run` as clap reads it. The stages and their `-u` options are read
+/// apart and put back together by their positions ([`RunCli::into_args`]): a `-u` configures
+/// the stage before it, as in `qip run`.
+#[derive(Debug, Clone, clap::Args)]
+#[command(
+    override_usage = "qip-memory run [-F NAME=VALUE | -F NAME=@PATH | -F NAME=<PATH]... [-i PATH]\n       \
+                      STAGE.wasm [-u KEY=VALUE]... [STAGE.wasm [-u KEY=VALUE]...]... [-o PATH]"
+)]
+pub struct RunCli {
+    /// A multipart field: text, @PATH (file, with its filename), <PATH (file); PATH - is stdin.
+    /// The body is built byte for byte as `qip run -F` builds it.
+    #[arg(short = 'F', long = "form", value_name = "NAME=VALUE", allow_hyphen_values = true)]
+    pub forms: Vec<String>,
+    /// The first stage's input bytes (- is stdin).
+    #[arg(short = 'i', long = "input", value_name = "PATH", conflicts_with = "forms")]
+    pub input: Option<PathBuf>,
+    /// A uniform of the stage it follows.
+    #[arg(short = 'u', long = "uniform", value_name = "KEY=VALUE", allow_hyphen_values = true)]
+    pub uniforms: Vec<String>,
+    /// Write the last stage's output to PATH (exact bytes; a .png path re-encodes an
+    /// image/ktx2 output as PNG).
+    #[arg(short = 'o', long = "output", value_name = "PATH")]
+    pub output: Option<PathBuf>,
+    /// Wall-clock limit of each stage's execution, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = crate::host::DEFAULT_TIMEOUT_MS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub timeout_ms: u64,
+    /// Refuse a stage whose memory may exceed BYTES or declares no maximum.
+    #[arg(long, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_memory: Option<u64>,
+    /// Allow memory.grow, up to the declared maximum.
+    #[arg(long, requires = "max_memory")]
+    pub allow_memory_grow: bool,
+    /// Compile every stage anew (default: compiled modules are cached in
+    /// $XDG_CACHE_HOME/qip-memory or ~/.cache/qip-memory).
+    #[arg(long)]
+    pub no_cache: bool,
+    /// Print each stage's compile and run times to stderr.
+    #[arg(long)]
+    pub timing: bool,
+    /// The stages, in pipeline order.
+    #[arg(value_name = "STAGE.wasm", required = true)]
+    pub stages: Vec<PathBuf>,
 }
 
-/// Parses `run`'s arguments (everything after `run`); `Ok(None)` for `-h`/`--help`.
-///
-/// # Errors
-/// A [`Failure`] for a missing option value, an unknown option, `-u` before any stage, a
-/// repeated `-i`/`-o`, `-F` together with `-i`, a limit that is not a positive integer,
-/// `--allow-memory-grow` without `--max-memory`, or no stage at all.
-pub fn parse_args(args: &[String]) -> Result<Option<RunArgs>, Failure> {
-    let mut out = RunArgs {
-        forms: Vec::new(),
-        input: None,
-        stages: Vec::new(),
-        output: None,
-        host: HostOptions::default(),
-        timing: false,
-    };
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |flag: &str| {
-            it.next()
-                .cloned()
-                .ok_or_else(|| Failure::new(format!("run: {flag} needs a value (see qip-memory run --help)")))
-        };
-        match arg.as_str() {
-            "--timeout-ms" => out.host.timeout_ms = positive(arg, &value(arg)?)?,
-            "--max-memory" => out.host.max_memory = Some(positive(arg, &value(arg)?)?),
-            "--allow-memory-grow" => out.host.allow_memory_grow = true,
-            "--no-cache" => out.host.cache = false,
-            "--timing" => out.timing = true,
-            s if s.starts_with("--timeout-ms=") => {
-                out.host.timeout_ms = positive("--timeout-ms", &s["--timeout-ms=".len()..])?
-            }
-            s if s.starts_with("--max-memory=") => {
-                out.host.max_memory = Some(positive("--max-memory", &s["--max-memory=".len()..])?)
-            }
-            "-h" | "--help" => return Ok(None),
-            "-F" | "--form" => out.forms.push(value(arg)?),
-            "-i" | "--input" => {
-                if out.input.replace(PathBuf::from(value(arg)?)).is_some() {
-                    return Err(Failure::new("run: -i given more than once".into()));
-                }
-            }
-            "-o" | "--output" => {
-                if out.output.replace(PathBuf::from(value(arg)?)).is_some() {
-                    return Err(Failure::new("run: -o given more than once".into()));
-                }
-            }
-            "-u" | "--uniform" => {
-                let v = value(arg)?;
-                let Some(stage) = out.stages.last_mut() else {
-                    return Err(Failure::new(format!("run: -u {v} must follow the stage it configures")));
-                };
-                let (key, text) = split_uniform(&v)?;
-                stage.uniforms.insert(key.to_owned(), text.to_owned());
-            }
-            s if s.starts_with("--form=") => out.forms.push(s["--form=".len()..].to_owned()),
-            s if s.starts_with('-') && s != "-" => {
-                return Err(Failure::new(format!("run: unknown option {s} (see qip-memory run --help)")));
-            }
-            path => out.stages.push(StageArgs { path: PathBuf::from(path), uniforms: BTreeMap::new() }),
+impl RunCli {
+    /// The pipeline: each `-u` joined to the stage before it on the command line.
+    /// `matches` are the `run` subcommand's (for the positions of stages and uniforms).
+    ///
+    /// # Errors
+    /// A [`Failure`] for a `-u` before any stage or a `-u` that is not `KEY=VALUE`.
+    pub fn into_args(self, matches: &clap::ArgMatches) -> Result<RunArgs, Failure> {
+        let at = |id: &str| matches.indices_of(id).map(Iterator::collect::<Vec<usize>>).unwrap_or_default();
+        let (stage_at, uniform_at) = (at("stages"), at("uniforms"));
+        let mut stages: Vec<StageArgs> =
+            self.stages.into_iter().map(|path| StageArgs { path, uniforms: BTreeMap::new() }).collect();
+        for (u, position) in self.uniforms.iter().zip(uniform_at) {
+            // The last stage given before this -u.
+            let Some(stage) = stage_at.iter().rposition(|&s| s < position) else {
+                return Err(Failure::new(format!("run: -u {u} must follow the stage it configures")));
+            };
+            let (key, text) = split_uniform(u)?;
+            stages[stage].uniforms.insert(key.to_owned(), text.to_owned());
         }
+        Ok(RunArgs {
+            forms: self.forms,
+            input: self.input,
+            stages,
+            output: self.output,
+            host: HostOptions {
+                timeout_ms: self.timeout_ms,
+                max_memory: self.max_memory,
+                allow_memory_grow: self.allow_memory_grow,
+                cache: !self.no_cache,
+            },
+            timing: self.timing,
+        })
     }
-    if !out.forms.is_empty() && out.input.is_some() {
-        return Err(Failure::new("run: -F and -i are mutually exclusive".into()));
-    }
-    if out.host.allow_memory_grow && out.host.max_memory.is_none() {
-        return Err(Failure::new("run: --allow-memory-grow requires --max-memory".into()));
-    }
-    if out.stages.is_empty() {
-        return Err(Failure::new("run: no stage given (see qip-memory run --help)".into()));
-    }
-    Ok(Some(out))
 }
 
 /// `s` with its control characters escaped (`\r`, `\n`, `\u{1b}`…), for one-line messages.
