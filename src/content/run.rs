@@ -162,8 +162,19 @@ pub fn run<O: Observer>(
 ) -> Result<Outcome, Failure> {
     let module = match Module::new(component, limits) {
         Ok(m) => Arc::new(m),
-        Err(e) if e.kind == LoadErrorKind::Limit => return fail(Cause::Limit, reason!("target module: {e}")),
-        Err(e) => return fail(Cause::Invalid { offset: e.offset }, reason!("target module: {e}")),
+        Err(e) if e.kind == LoadErrorKind::Limit => {
+            return fail(
+                Cause::Limit,
+                reason!("target module at module offset 0x{:x}: {}", e.offset, e.message),
+            );
+        }
+        Err(e) => {
+            let at = e.offset;
+            return fail(
+                Cause::Invalid { offset: at },
+                reason!("target module invalid at module offset 0x{at:x}: {}", e.message),
+            );
+        }
     };
     let contract = match contract::inspect(&module) {
         Ok(c) => c,
