@@ -41,13 +41,19 @@ const HEADER: [&str; 9] = [
 /// -F input=INPUT`.
 fn request(uuid: &str, target: &str, input: &str) -> Vec<u8> {
     let module = read(target);
-    let filename = Path::new(target).file_name().unwrap().to_str().unwrap();
-    body(uuid, &[("component", Some(filename), &module), ("input", None, input.as_bytes())])
+    body(uuid, &[("component", Some(CLI_FILENAME), &module), ("input", None, input.as_bytes())])
 }
+
+/// The file name the CLI's tool subcommands give every target in their request.
+const CLI_FILENAME: &str = "target.wasm";
 
 /// Where the component part's body starts and ends in a [`request`].
 fn component_part(target: &str) -> std::ops::Range<usize> {
-    let filename = Path::new(target).file_name().unwrap().to_str().unwrap();
+    component_part_named(target, CLI_FILENAME)
+}
+
+/// Where the component part's body starts and ends when `target` is sent as `filename`.
+fn component_part_named(target: &str, filename: &str) -> std::ops::Range<usize> {
     let start = format!(
         "--uuid-{ZERO_UUID}\r\nContent-Disposition: form-data; name=\"component\"; filename=\"{filename}\"\r\n\
          Content-Type: application/octet-stream\r\n\r\n"
@@ -213,11 +219,13 @@ fn run_host_matches_the_component() {
     let prefix = format!("qip-memory: {} rejected input at offset ", component.display());
     let rest = e.strip_prefix(&prefix).expect(&e);
     let (offset, rest) = rest.split_once(' ').unwrap();
-    assert!(component_part(QR).contains(&offset.parse::<usize>().unwrap()), "{e}");
+    // `-F component=@PATH` sends the file's own name.
+    let filename = Path::new(QR).file_name().unwrap().to_str().unwrap();
+    assert!(component_part_named(QR, filename).contains(&offset.parse::<usize>().unwrap()), "{e}");
     assert_eq!(
         rest,
-        "(mode 5): the instruction budget was exhausted; the offset points into the component \
-         part, at the next instruction\n"
+        "(mode 5): instruction budget exhausted; the offset points at the component part start + \
+         offset of the next instruction\n"
     );
 }
 
@@ -250,9 +258,9 @@ fn budget_exhaustion_stops_where_the_native_loop_stops() {
         assert_eq!(o.status.code(), Some(1));
         let e = String::from_utf8(o.stderr).unwrap();
         let cli_offset = e
-            .split_once("(next instruction at offset ")
+            .split_once("(next instruction at module offset 0x")
             .and_then(|(_, r)| r.split_once(')'))
-            .map(|(n, _)| n.parse::<usize>().unwrap())
+            .map(|(n, _)| usize::from_str_radix(n, 16).unwrap())
             .expect(&e);
         assert_eq!(module_offset, cli_offset, "budget {budget}: {e}");
         seen.insert(module_offset);
