@@ -250,5 +250,5 @@ fn qip_memory_run_hosts_the_component() {
     let o = run(&["-u", "sort=9"]);
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8(o.stderr).unwrap();
-    assert!(err.contains("(mode 6): the sort uniform has a code outside the view's table"), "{err}");
+    assert!(err.contains("(mode 6): `sort` code outside the view's table"), "{err}");
 }
