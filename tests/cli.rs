@@ -614,6 +614,9 @@ fn thermal_output_names_and_clamped_budgets_are_said() {
         )
     );
     assert!(!png.exists());
+    // A path that is not a regular file takes the bytes whatever its name.
+    let o = qip_memory(&["thermal", &t, "-o", "/dev/null"]);
+    assert!(o.status.success() && o.stderr.is_empty(), "{}", stderr(&o));
     // Any case of .ktx2 is a KTX2 name; the file starts with the KTX2 identifier.
     let ktx2 = d.join("heat.KTX2");
     let o = qip_memory(&["thermal", &t, "-o", ktx2.to_str().unwrap()]);
@@ -814,7 +817,7 @@ fn count_takes_wat_and_says_what_it_can_call() {
     // Text that does not compile: one line with wat's line and column.
     let broken = file(&d, "broken.wat", b"(module (func (result i32) i32.const))");
     let line = one_line_failure(&qip_memory(&["count", &broken, "--invoke", "f"]));
-    assert!(line.starts_with(&format!("qip-memory: {broken}: ")) && line.contains(":1:"), "{line}");
+    assert!(line.starts_with(&format!("qip-memory: {broken}:1:")), "{line}");
 }
 
 /// `count` names the function a trap or an exhausted budget stopped in, with the module

@@ -128,10 +128,19 @@ pub fn count(
     let named_text = wasm.extension().and_then(|e| e.to_str()).is_some_and(|e| ["wat", "wast"].contains(&e));
     let looks_text = std::str::from_utf8(&file).is_ok_and(|t| t.trim_start().starts_with(['(', ';']));
     let bytes = if named_text || looks_text {
-        wat::parse_bytes(&file)
+        wat::Parser::new()
+            .parse_bytes(Some(wasm), &file)
             .map_err(|e| {
+                // wat's message, then ` --> FILE:LINE:COL` and a snippet: one line as
+                // `FILE:LINE:COL: message`, as compilers print it.
                 let e = e.to_string();
-                format!("{}: {}", wasm.display(), e.split_whitespace().collect::<Vec<_>>().join(" "))
+                let message = e.lines().next().unwrap_or_default();
+                match e.lines().find_map(|l| l.trim_start().strip_prefix("--> ")) {
+                    Some(at) => format!("{at}: {message}"),
+                    None => {
+                        format!("{}: {}", wasm.display(), e.split_whitespace().collect::<Vec<_>>().join(" "))
+                    }
+                }
             })?
             .into_owned()
     } else {

@@ -61,6 +61,16 @@ impl Failure {
     }
 }
 
+/// `reason` on one line: a message that spans lines (a decoder's byte list, a parser's snippet)
+/// has each run of whitespace around its line breaks turned into one space.
+fn one_line(reason: &str) -> String {
+    if reason.contains('\n') {
+        reason.split_whitespace().collect::<Vec<_>>().join(" ")
+    } else {
+        reason.to_owned()
+    }
+}
+
 impl From<String> for Failure {
     fn from(reason: String) -> Failure {
         Failure(reason)
@@ -308,7 +318,7 @@ fn main() -> ExitCode {
     match r {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure(reason)) => {
-            out::stderr(&format!("qip-memory: {reason}\n"));
+            out::stderr(&format!("qip-memory: {}\n", one_line(&reason)));
             ExitCode::FAILURE
         }
     }

@@ -190,9 +190,19 @@ pub fn form_body(forms: &[String]) -> Result<Vec<u8>, Failure> {
     let mut stdin_used = false;
     let fields = forms.iter().map(|f| form_field(f, &mut stdin_used)).collect::<Result<Vec<_>, _>>()?;
     form::build_body(&fields, DEFAULT_BOUNDARY).map_err(|e| {
-        let arg =
-            e.field.and_then(|i| forms.get(i)).map_or(String::new(), |a| format!("-F {}: ", one_line(a)));
-        Failure::new(format!("{arg}{e}"))
+        let given = e.field.and_then(|i| forms.get(i));
+        let arg = given.map_or(String::new(), |a| format!("-F {}: ", one_line(a)));
+        match e.kind {
+            // `qip run` sends a file's name with `@PATH`; `<PATH` sends the bytes alone.
+            form::FormErrorKind::InvalidFilenameByte { at, .. } => Failure::new(format!(
+                "{arg}the file's name goes into the request and must be printable ASCII without '\"' \
+                 or '\\' (byte {at} of the name is not); send the bytes without a name with {}",
+                given
+                    .and_then(|a| a.split_once("=@"))
+                    .map_or("NAME=<PATH".into(), |(n, p)| format!("-F {n}=<{p}"))
+            )),
+            _ => Failure::new(format!("{arg}{e}")),
+        }
     })
 }
 

@@ -88,10 +88,14 @@ pub fn main(args: &Args<'_>) -> Result<(), Failure> {
 
 /// `-o` writes KTX2 bytes: a name ending in anything but `.ktx2` (any case) would hide them
 /// behind the wrong extension (`-o qr.png` made a "PNG" no viewer opens), so it is refused
-/// before anything runs, pointing at the options that write PNG.
+/// before anything runs, pointing at the options that write PNG. A path that is not a regular
+/// file (`/dev/null`) is taken as it is.
 fn check_ktx2_name(path: &Path) -> Result<(), Failure> {
     let is_ktx2 = path.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("ktx2"));
-    if is_ktx2 {
+    // A path that exists and is not a regular file (`/dev/null`, a pipe) has no extension to
+    // mislead a viewer: the bytes go where the user sends them.
+    let not_a_file = std::fs::metadata(path).is_ok_and(|m| !m.is_file());
+    if is_ktx2 || not_a_file {
         return Ok(());
     }
     Err(Failure::new(format!(
