@@ -241,8 +241,10 @@ enum Command {
 
 fn main() -> ExitCode {
     use clap::{CommandFactory as _, FromArgMatches as _};
-    // The matches stay: `run` reads the positions of its stages and uniforms from them.
+    // The matches stay: `run` reads the positions of its stages and uniforms from them (the
+    // WASI build has no `run`).
     let parsed = Cli::command().try_get_matches().and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, m)));
+    #[cfg_attr(not(feature = "host"), allow(unused_variables))]
     let (cli, matches) = match parsed {
         Ok(parsed) => parsed,
         // WARPO (commander) exits with 1 on usage errors; the other subcommands keep clap's 2.
