@@ -212,8 +212,8 @@ fn every_cited_page_is_a_file_of_the_repository() {
 #[test]
 fn the_scanner_finds_citations_in_comments_links_and_prose() {
     let names = |line: &str| citations(line).0.into_iter().map(|c| c.name).collect::<Vec<_>>();
-    assert_eq!(names("//! Counting (`spec/interpreter.md` C.6): a fuel block"), ["spec/interpreter.md"]);
-    assert_eq!(names("# bounded interpreter, with its counters (interpreter.md C.6)"), ["interpreter.md"]);
+    assert_eq!(names("//! Counting (`notes/counting.md` 6): a fuel block"), ["notes/counting.md"]);
+    assert_eq!(names("# bounded interpreter, with its counters (rules.md 6)"), ["rules.md"]);
     assert_eq!(names("see [docs/heap.md](docs/heap.md#without-dwarf)."), ["docs/heap.md", "docs/heap.md"]);
     assert_eq!(citations("[x](heat-map.md#ktx2-layout)").0[0].anchor.as_deref(), Some("ktx2-layout"));
     assert_eq!(names("let input = file(&d, \"in.md\", b\"# T\");"), Vec::<String>::new());
@@ -230,12 +230,12 @@ fn a_citation_of_a_missing_page_is_reported_with_its_file_and_line() {
     let dir = std::env::temp_dir().join(format!("qip-memory-citations-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let planted = dir.join("planted.rs");
-    std::fs::write(&planted, "//! ok: `docs/README.md`\n//! gone: `spec/interpreter.md` C.6\n").unwrap();
+    std::fs::write(&planted, "//! ok: `docs/README.md`\n//! gone: `notes/counting.md` 6\n").unwrap();
     let found = broken(std::slice::from_ref(&planted));
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(
         found,
-        [format!("{}:2: `spec/interpreter.md` is not a file of the repository", planted.display())]
+        [format!("{}:2: `notes/counting.md` is not a file of the repository", planted.display())]
     );
 }
 
