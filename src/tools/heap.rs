@@ -292,12 +292,7 @@ mod tests {
 
     #[test]
     fn rows_are_in_mode_order_and_distinct() {
-        for (m, row) in MODES.iter().enumerate() {
-            assert_eq!(row.number as usize, m);
-            for other in &MODES[..m] {
-                assert_ne!(row.cause, other.cause);
-            }
-        }
+        super::super::modes::assert_table_shape(&MODES);
         assert_eq!(
             mode_description(2),
             "the wasm part is not a readable module; the offset points at the wasm part's body start"

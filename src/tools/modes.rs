@@ -130,18 +130,25 @@ pub fn mode_description(mode: u32) -> String {
     describe(&TOOL_MODES, mode)
 }
 
+/// Checks a table's shape (tests of both tables): row `m` is mode `m`, and no two rows share
+/// a cause.
+#[cfg(test)]
+pub(crate) fn assert_table_shape(table: &[Mode]) {
+    for (m, row) in table.iter().enumerate() {
+        assert_eq!(row.number as usize, m);
+        for other in &table[..m] {
+            assert_ne!(row.cause, other.cause);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn rows_are_in_mode_order_and_distinct() {
-        for (m, row) in TOOL_MODES.iter().enumerate() {
-            assert_eq!(row.number as usize, m);
-            for other in &TOOL_MODES[..m] {
-                assert_ne!(row.cause, other.cause);
-            }
-        }
+        assert_table_shape(&TOOL_MODES);
         assert_eq!(
             mode_description(5),
             "instruction budget exhausted; the offset points at the component part start + offset of \
