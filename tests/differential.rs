@@ -77,7 +77,7 @@ use std::time::Instant;
 
 use arbitrary::Unstructured;
 use qip_memory::profile::pages::PageRecorder;
-use qip_memory::wasm::{self as ours, ExecError, ExternalKind, LoadErrorKind, Observer, TrapKind, ValType};
+use qip_memory::wasm::{self as ours, ExecError, ExternalKind, Observer, TrapKind, ValType};
 
 #[path = "differential/peer.rs"]
 mod peer;
@@ -644,7 +644,7 @@ fn instantiate_pair(
             // The start function runs too long: nothing to compare (and no need to run the peer).
             return Ok(Err(NoPair::Cut(Cut::Budget)));
         }
-        Err(ours::InstantiateError::Limit(m)) => return Ok(Err(NoPair::Limit(m.clone()))),
+        Err(ours::InstantiateError::Limit(m)) => return Ok(Err(NoPair::Limit(m.to_string()))),
         _ => {}
     }
     let peer_inst = timed(&stats.us_peer_run, || peer_module.instantiate());
@@ -728,7 +728,7 @@ fn run_module(
     }
     let (module, peer_module) = match (ours_module, peer_module) {
         (Ok(o), Ok(w)) => (Arc::new(o), w),
-        (Err(e), _) if e.kind == LoadErrorKind::Limit => {
+        (Err(e), _) if e.kind.is_limit() => {
             inc(&stats.ours_limit_rejected);
             println!("{label}: skipped: ours rejects the module for a limit: {e}");
             return Ok(());

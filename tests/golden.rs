@@ -7,7 +7,10 @@ mod common;
 use common::instruction_offsets;
 use std::sync::Arc;
 
-use qip_memory::wasm::{Counters, ExecError, Limits, Module, Observer, Store, TrapKind, Value};
+use qip_memory::wasm::{
+    Counters, ExecError, FuncIndex, Limit, LimitExceeded, Limits, LoadErrorKind, Module, ModuleOffset,
+    Observer, Store, TrapKind, Value,
+};
 
 fn instance(wat: &str) -> (Store, qip_memory::wasm::Instance, Vec<u8>) {
     let bytes = wat::parse_str(wat).expect("valid WAT");
@@ -210,7 +213,8 @@ fn trap_offset_and_count() {
         r,
         Err(ExecError::Trap(qip_memory::wasm::Trap {
             kind: TrapKind::IntegerDivideByZero,
-            offset: offsets[2] as u32
+            offset: ModuleOffset(offsets[2] as u32),
+            func: Some(FuncIndex(0)),
         }))
     );
     assert_eq!(store.counters().instructions, 3);
@@ -232,7 +236,12 @@ fn budget_exhaustion_is_exact() {
         let r = store.call(f, &[Value::I32(0)]);
         let offsets = instruction_offsets(&bytes, 0);
         // After `loop` (offset[0]) every next instruction is the `br` (offset[1]).
-        assert_eq!(r, Err(ExecError::BudgetExhausted { offset: offsets[1] as u32 }), "budget {budget}");
+        let next = ModuleOffset(offsets[1] as u32);
+        assert_eq!(
+            r,
+            Err(ExecError::BudgetExhausted { offset: next, func: Some(FuncIndex(0)) }),
+            "budget {budget}"
+        );
         assert_eq!(store.counters().instructions, budget);
         assert_eq!(store.counters().loop_iterations, budget - 1);
     }
@@ -260,7 +269,10 @@ fn budget_boundary() {
         let r = store.call(f, &[]);
         assert_eq!(
             r,
-            Err(ExecError::BudgetExhausted { offset: offsets[budget as usize] as u32 }),
+            Err(ExecError::BudgetExhausted {
+                offset: ModuleOffset(offsets[budget as usize] as u32),
+                func: Some(FuncIndex(0))
+            }),
             "budget {budget}"
         );
         assert_eq!(store.counters().instructions, budget);
@@ -359,9 +371,18 @@ fn observer_events() {
 fn limits_are_clean_errors() {
     let big = wat::parse_str("(module (memory 4000))").unwrap();
     let e = Module::new(&big, &Limits::default()).unwrap_err();
-    assert_eq!(e.kind, qip_memory::wasm::LoadErrorKind::Limit);
+    // 4,000 pages against the default 192 MiB.
+    let exceeded = |limit, value| LoadErrorKind::Limit(LimitExceeded { limit, value });
+    assert_eq!(e.kind, exceeded(Limit::InitialMemory(192 << 20), 4000));
+    assert_eq!(
+        e.to_string(),
+        "initial memory of 4000 pages exceeds the limit of 201326592 bytes (at offset 0xa)"
+    );
     let small = Limits { max_module_bytes: 8, ..Limits::default() };
-    assert_eq!(Module::new(&big, &small).unwrap_err().kind, qip_memory::wasm::LoadErrorKind::Limit);
+    assert_eq!(
+        Module::new(&big, &small).unwrap_err().kind,
+        exceeded(Limit::ModuleBytes(8), big.len() as u64)
+    );
     let wat = r#"(module (func $r (export "run") call $r))"#;
     let (r, c) = run(wat, "run", &[]);
     assert!(matches!(r, Err(ExecError::Trap(t)) if t.kind == TrapKind::StackOverflow));
@@ -376,11 +397,11 @@ fn invalid_module_offset() {
     // Header, then a type section (id 1) whose size byte claims more than is there.
     let bytes = [0, b'a', b's', b'm', 1, 0, 0, 0, 1, 5, 1];
     let e = Module::new(&bytes, &Limits::default()).unwrap_err();
-    assert_eq!(e.kind, qip_memory::wasm::LoadErrorKind::Invalid);
-    assert!(e.offset >= 8 && e.offset <= bytes.len(), "offset {}", e.offset);
+    assert!(matches!(e.kind, LoadErrorKind::Invalid(_)), "{e:?}");
+    assert!(e.offset.0 >= 8 && e.offset.0 as usize <= bytes.len(), "offset {}", e.offset);
     let invalid = wat::parse_str("(module (func (result i32) i64.const 1))").unwrap();
     let e = Module::new(&invalid, &Limits::default()).unwrap_err();
-    assert!(e.message.contains("type mismatch"), "{}", e.message);
+    assert!(matches!(&e.kind, LoadErrorKind::Invalid(m) if m.contains("type mismatch")), "{e}");
 }
 
 /// Every budget from 1 to the run's total stops after exactly that many instructions, and the

@@ -468,7 +468,7 @@ impl Runner {
         match Module::new(&bytes, &self.limits) {
             Err(e) => {
                 if std::env::var_os("SPEC_DEBUG").is_some() {
-                    eprintln!("REJECT {what} {:?} expected={message:?} got={}", e.kind, e.message);
+                    eprintln!("REJECT {what} expected={message:?} got={}", e.kind);
                 }
                 Ok(())
             }

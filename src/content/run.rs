@@ -13,9 +13,7 @@ use alloc::vec::Vec;
 
 use super::contract::{self, Contract};
 use super::uniforms::{self, ScalarType, UniformValue};
-use crate::wasm::{
-    Counters, ExecError, Instance, Limits, LoadErrorKind, Module, Observer, Store, TrapKind, ValType, Value,
-};
+use crate::wasm::{Counters, ExecError, Instance, Limits, Module, Observer, Store, TrapKind, ValType, Value};
 
 /// One target uniform of the request: `uniforms[<key>]` with its raw value.
 #[derive(Debug, Clone, Copy)]
@@ -111,28 +109,27 @@ pub struct Outcome {
     pub memory_bytes: u64,
 }
 
-/// The failure of a call that stopped with `e`, with the function it stopped in (found from
-/// the module offset) and the counters so far.
-fn exec_failure(e: ExecError, module: &Module, counters: Option<Box<Counters>>) -> Failure {
-    let (cause, message, offset) = match e {
-        ExecError::Trap(t) if t.kind == TrapKind::StackOverflow => (
-            Cause::Limit,
-            reason!("call stack limit exceeded at module offset 0x{:x}", t.offset),
-            Some(t.offset),
-        ),
+/// The failure of a call that stopped with `e`, with the function it stopped in and the
+/// counters so far.
+fn exec_failure(e: ExecError, counters: Option<Box<Counters>>) -> Failure {
+    let (cause, message, function) = match e {
+        ExecError::Trap(t) if t.kind == TrapKind::StackOverflow => {
+            (Cause::Limit, reason!("call stack limit exceeded at module offset {}", t.offset), t.func)
+        }
         ExecError::Trap(t) => (
-            Cause::Trap { offset: t.offset, kind: t.kind },
-            reason!("target trapped: {} at module offset 0x{:x}", t.kind, t.offset),
-            Some(t.offset),
+            Cause::Trap { offset: t.offset.0, kind: t.kind },
+            reason!("target trapped: {} at module offset {}", t.kind, t.offset),
+            t.func,
         ),
-        ExecError::BudgetExhausted { offset } => (
-            Cause::Budget { offset },
-            reason!("instruction budget exhausted (next instruction at module offset 0x{offset:x})"),
-            Some(offset),
+        ExecError::BudgetExhausted { offset, func } => (
+            Cause::Budget { offset: offset.0 },
+            reason!("instruction budget exhausted (next instruction at module offset {offset})"),
+            func,
         ),
-        ExecError::Signature(m) => (Cause::Contract, m, None),
+        ExecError::Signature(s) => (Cause::Contract, reason!("{s}"), None),
+        e @ ExecError::UnknownFunc => (Cause::Contract, reason!("{e}"), None),
     };
-    Failure { cause, message, function: offset.and_then(|o| module.function_at(o)), counters }
+    Failure { cause, message, function: function.map(|f| f.0), counters }
 }
 
 fn scalar_type(t: ValType) -> Option<ScalarType> {
@@ -162,17 +159,14 @@ pub fn run<O: Observer>(
 ) -> Result<Outcome, Failure> {
     let module = match Module::new(component, limits) {
         Ok(m) => Arc::new(m),
-        Err(e) if e.kind == LoadErrorKind::Limit => {
-            return fail(
-                Cause::Limit,
-                reason!("target module at module offset 0x{:x}: {}", e.offset, e.message),
-            );
+        Err(e) if e.kind.is_limit() => {
+            return fail(Cause::Limit, reason!("target module at module offset {}: {}", e.offset, e.kind));
         }
         Err(e) => {
             let at = e.offset;
             return fail(
-                Cause::Invalid { offset: at },
-                reason!("target module invalid at module offset 0x{at:x}: {}", e.message),
+                Cause::Invalid { offset: at.0 as usize },
+                reason!("target module invalid at module offset {at}: {}", e.kind),
             );
         }
     };
@@ -209,9 +203,9 @@ pub fn run<O: Observer>(
     // observer type keeps the execution loop to one monomorphised copy per tool.
     let instance: Instance = match store.instantiate_observed(module.clone(), &[], observer) {
         Ok(i) => i,
-        Err(crate::wasm::InstantiateError::Limit(m)) => return fail(Cause::Limit, m),
-        Err(crate::wasm::InstantiateError::Exec(e)) => return Err(exec_failure(e, &module, None)),
-        Err(crate::wasm::InstantiateError::Link(m)) => return fail(Cause::Contract, m),
+        Err(crate::wasm::InstantiateError::Limit(l)) => return fail(Cause::Limit, reason!("{l}")),
+        Err(crate::wasm::InstantiateError::Exec(e)) => return Err(exec_failure(e, None)),
+        Err(e) => return fail(Cause::Contract, reason!("{e}")),
     };
     let memory = store.instance_memory(instance).expect("the contract requires a memory");
     if let Some(i) = contract.input {
@@ -244,7 +238,7 @@ pub fn run<O: Observer>(
         };
         store
             .call_observed(setter, &[arg], observer)
-            .map_err(|e| exec_failure(e, &module, Some(Box::new(*store.counters()))))?;
+            .map_err(|e| exec_failure(e, Some(Box::new(*store.counters()))))?;
     }
     let render = store.get_func(instance, "render").expect("checked by the contract");
     // A budget used up by the setters makes render exhaust at its first instruction, as in QIP's
@@ -252,7 +246,7 @@ pub fn run<O: Observer>(
     observer.begin_render(store.counters().instructions, contract.stack_pointer);
     let result = store
         .call_observed(render, &[Value::I32(input.len() as i32)], observer)
-        .map_err(|e| exec_failure(e, &module, Some(Box::new(*store.counters()))))?;
+        .map_err(|e| exec_failure(e, Some(Box::new(*store.counters()))))?;
     let counters = *store.counters();
     let Some(Value::I64(r)) = result.first().copied() else { unreachable!("render returns i64") };
     let r = r as u64;

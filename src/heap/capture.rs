@@ -424,7 +424,7 @@ pub fn capture(
     store.set_budget(options.budget);
     match store.call(entry, &options.args) {
         Ok(_) => {}
-        Err(ExecError::Signature(m)) => return Err(CaptureError::Signature(m)),
+        Err(ExecError::Signature(m)) => return Err(CaptureError::Signature(m.to_string())),
         Err(e) => {
             let stop = host.borrow_mut().stop.take();
             return Err(stop.unwrap_or_else(|| CaptureError::Exec(e.to_string())));

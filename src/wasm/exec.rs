@@ -11,7 +11,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::counters::Counters;
-use super::error::{ExecError, Trap, TrapKind};
+use super::error::{ExecError, FuncIndex, ModuleOffset, SignatureMismatch, Trap, TrapKind};
 use super::ir::{Binop, FRAME_SLOTS, Op, TargetKind, TrapBinop, TrapUnop, Unop};
 use super::module::CompiledFunc;
 use super::num;
@@ -19,6 +19,7 @@ use super::observe::Observer;
 use super::simd;
 use super::store::{Caller, Func, FuncKind, InstanceData, MemoryInst, Store};
 use super::value::Value;
+use alloc::boxed::Box;
 
 /// A suspended caller.
 #[derive(Debug, Clone, Copy)]
@@ -102,15 +103,13 @@ pub(crate) fn invoke<O: Observer>(
     args: &[Value],
     obs: &mut O,
 ) -> Result<Vec<Value>, ExecError> {
-    let info =
-        store.funcs.get(f.0 as usize).ok_or_else(|| ExecError::Signature("no such function".into()))?;
+    let info = store.funcs.get(f.0 as usize).ok_or(ExecError::UnknownFunc)?;
     let ty = info.ty.clone();
     if args.len() != ty.params().len() || args.iter().zip(ty.params()).any(|(a, t)| a.ty() != *t) {
-        return Err(ExecError::Signature(reason!(
-            "expected parameters {:?}, got {:?}",
-            ty.params(),
-            args.iter().map(Value::ty).collect::<Vec<_>>()
-        )));
+        return Err(ExecError::Signature(Box::new(SignatureMismatch {
+            expected: ty.params().into(),
+            got: args.iter().map(Value::ty).collect(),
+        })));
     }
     let results_len = ty.results().len();
     if let FuncKind::Host { index } = info.kind {
@@ -120,13 +119,13 @@ pub(crate) fn invoke<O: Observer>(
             Caller { memory: &mut empty, globals: &store.globals, global_addrs: &[], global_types: &[] };
         return match (store.host_funcs[index as usize])(&mut caller, args, &mut results) {
             Ok(()) => Ok(results),
-            Err(kind) => Err(ExecError::Trap(Trap { kind, offset: 0 })),
+            Err(kind) => Err(ExecError::Trap(Trap::outside(kind))),
         };
     }
     let (_, body) = body_of(&store.instances, info.kind);
     let need = body.frame_size.max(results_len as u32) as usize;
     if need > store.limits.max_value_stack as usize {
-        return Err(ExecError::Trap(Trap { kind: TrapKind::StackOverflow, offset: 0 }));
+        return Err(ExecError::Trap(Trap::outside(TrapKind::StackOverflow)));
     }
     // Every frame is viewed as a fixed-size array of FRAME_SLOTS slots (so that u16 slot
     // indices need no bounds checks): the stack extends that far past its limit.
@@ -166,11 +165,23 @@ pub(crate) fn invoke<O: Observer>(
             Ok(ty.results().iter().enumerate().map(|(i, t)| Value::from_slot(*t, store.stack[i])).collect())
         }
         Stop::Trap(kind) => {
-            let offset = trap_offset(store, &state);
-            Err(ExecError::Trap(Trap { kind, offset }))
+            let offset = ModuleOffset(trap_offset(store, &state));
+            Err(ExecError::Trap(Trap { kind, offset, func: current_func(store, &state) }))
         }
-        Stop::Exhausted(offset) => Err(ExecError::BudgetExhausted { offset }),
+        Stop::Exhausted(offset) => Err(ExecError::BudgetExhausted {
+            offset: ModuleOffset(offset),
+            func: current_func(store, &state),
+        }),
         Stop::Precise => unreachable!("precise mode never asks for precise mode"),
+    }
+}
+
+/// The function (in its module's index space) of the frame that was executing when the loop
+/// stopped: the one holding the trapping or next instruction.
+fn current_func(store: &Store, state: &State) -> Option<FuncIndex> {
+    match store.funcs.get(state.func as usize)?.kind {
+        FuncKind::Wasm { index, .. } => Some(FuncIndex(index)),
+        FuncKind::Host { .. } => None,
     }
 }
 

@@ -1,7 +1,8 @@
 //! Resource limits of the bounded interpreter (docs/limits.md).
 //!
 //! Every limit is checked where it can be exceeded; exceeding one is a clean error
-//! ([`LoadError`](super::LoadError) at load time, [`ExecError::Limit`](super::ExecError) at run
+//! ([`LoadError`](super::LoadError) at load time, [`InstantiateError::Limit`](super::InstantiateError) at instantiation,
+//! a trap or `-1` from a `grow` at run
 //! time), never a host crash. Defaults are at least the reference interpreter's.
 
 /// The limits one [`Store`](super::Store) and the modules loaded for it obey.

@@ -25,7 +25,10 @@ mod translate;
 mod value;
 
 pub use counters::Counters;
-pub use error::{ExecError, InstantiateError, LoadError, LoadErrorKind, Trap, TrapKind};
+pub use error::{
+    ExecError, FuncIndex, InstantiateError, Limit, LimitExceeded, LinkError, LoadError, LoadErrorKind,
+    ModuleOffset, SignatureMismatch, Trap, TrapKind, Unsupported,
+};
 pub use limits::Limits;
 pub use module::{Export, Getter, Import, ImportType, Module};
 pub use observe::{NoObserver, Observer};

@@ -9,7 +9,7 @@ use wasmparser::{
     Payload, TableInit, TableType, TypeRef, Validator, WasmFeatures,
 };
 
-use super::error::LoadError;
+use super::error::{Limit, LoadError, Unsupported};
 use super::ir::{BranchTarget, Op};
 use super::limits::Limits;
 use super::translate::translate_function;
@@ -41,9 +41,9 @@ impl ConstExpr {
             Operator::RefFunc { function_index } => ConstExpr::RefFunc(function_index),
             Operator::GlobalGet { global_index } => ConstExpr::GlobalGet(global_index),
             _ => {
-                return Err(LoadError::limit(
+                return Err(LoadError::unsupported(
                     reader.original_position(),
-                    "unsupported constant expression".into(),
+                    Unsupported::ConstantExpression,
                 ));
             }
         })
@@ -186,11 +186,8 @@ impl Module {
         if bytes.len() > limits.max_module_bytes {
             return Err(LoadError::limit(
                 limits.max_module_bytes,
-                reason!(
-                    "module is {} bytes, larger than the limit of {} bytes",
-                    bytes.len(),
-                    limits.max_module_bytes
-                ),
+                Limit::ModuleBytes(limits.max_module_bytes as u64),
+                bytes.len() as u64,
             ));
         }
         let mut validator = Validator::new_with_features(WasmFeatures::WASM2);
@@ -235,10 +232,7 @@ impl Module {
                                 ImportType::Global(t)
                             }
                             TypeRef::Tag(_) => {
-                                return Err(LoadError::limit(
-                                    offset as usize,
-                                    "tags are not supported".into(),
-                                ));
+                                return Err(LoadError::unsupported(offset, Unsupported::Tags));
                             }
                         };
                         m.imports.push(Import { module: import.module.into(), name: import.name.into(), ty });
@@ -252,7 +246,8 @@ impl Module {
                     if m.func_types.len() > limits.max_functions as usize {
                         return Err(LoadError::limit(
                             offset,
-                            reason!("more than {} functions", limits.max_functions),
+                            Limit::Functions(limits.max_functions as u64),
+                            m.func_types.len() as u64,
                         ));
                     }
                 }
@@ -273,11 +268,8 @@ impl Module {
                         if t.initial.saturating_mul(65536) > limits.max_memory_bytes {
                             return Err(LoadError::limit(
                                 offset,
-                                reason!(
-                                    "initial memory of {} pages exceeds the limit of {} bytes",
-                                    t.initial,
-                                    limits.max_memory_bytes
-                                ),
+                                Limit::InitialMemory(limits.max_memory_bytes),
+                                t.initial,
                             ));
                         }
                         m.memories.push(t);
@@ -401,17 +393,6 @@ impl Module {
     /// Number of functions, imported and defined.
     pub fn function_count(&self) -> u32 {
         self.num_imported_funcs + self.funcs.len() as u32
-    }
-
-    /// The index (imports first) of the defined function whose body holds the instruction at
-    /// byte offset `offset` of the module, as a trap or an exhausted budget reports it; `None`
-    /// for an offset outside every body (a constant expression, another section).
-    pub fn function_at(&self, offset: u32) -> Option<u32> {
-        let start = |f: &CompiledFunc| f.instr_offsets.first().copied().unwrap_or(f.end_offset);
-        // Bodies lie in the code section in index order, so their ranges ascend.
-        let after = self.funcs.partition_point(|f| start(f) <= offset);
-        let f = self.funcs.get(after.checked_sub(1)?)?;
-        (offset <= f.end_offset).then(|| self.num_imported_funcs + (after - 1) as u32)
     }
 
     /// Number of data segments.

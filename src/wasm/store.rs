@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 use wasmparser::{ExternalKind, FuncType, GlobalType, MemoryType, TableType};
 
 use super::counters::Counters;
-use super::error::{ExecError, InstantiateError, Trap, TrapKind};
+use super::error::{ExecError, InstantiateError, Limit, LimitExceeded, LinkError, Trap, TrapKind};
 use super::exec;
 use super::limits::Limits;
 use super::module::{ConstExpr, ImportType, Module, SegmentMode};
@@ -267,11 +267,10 @@ impl Store {
     pub fn new_memory(&mut self, ty: MemoryType) -> Result<Memory, InstantiateError> {
         let limit_pages = self.limits.max_memory_bytes / 65536;
         if ty.initial > limit_pages {
-            return Err(InstantiateError::Limit(reason!(
-                "memory of {} pages exceeds the limit of {} bytes",
-                ty.initial,
-                self.limits.max_memory_bytes
-            )));
+            return Err(InstantiateError::Limit(LimitExceeded {
+                limit: Limit::Memory(self.limits.max_memory_bytes),
+                value: ty.initial,
+            }));
         }
         let max_pages = ty.maximum.unwrap_or(65536).min(limit_pages);
         // Reserve the largest size up front: `memory.grow` then never reallocates, so a memory
@@ -428,19 +427,26 @@ impl Store {
         observer: &mut O,
     ) -> Result<Instance, InstantiateError> {
         if imports.len() != module.imports.len() {
-            return Err(InstantiateError::Link(reason!(
-                "module needs {} imports, {} given",
-                module.imports.len(),
-                imports.len()
-            )));
+            return Err(InstantiateError::ImportCount {
+                expected: module.imports.len() as u32,
+                got: imports.len() as u32,
+            });
         }
         let mut funcs = Vec::new();
         let mut tables = Vec::new();
         let mut memories = Vec::new();
         let mut globals = Vec::new();
         for (imp, ext) in module.imports.iter().zip(imports) {
-            let what = || reason!("{}::{}", imp.module, imp.name);
-            let bad = || InstantiateError::Link(reason!("incompatible import type for {}", what()));
+            let bad = || {
+                let kind = match imp.ty {
+                    ImportType::Func(_) => ExternalKind::Func,
+                    ImportType::Table(_) => ExternalKind::Table,
+                    ImportType::Memory(_) => ExternalKind::Memory,
+                    ImportType::Global(_) => ExternalKind::Global,
+                };
+                let (module, name) = (imp.module.clone(), imp.name.clone());
+                InstantiateError::Link(Box::new(LinkError { module, name, kind }))
+            };
             match (&imp.ty, ext) {
                 (ImportType::Func(t), Extern::Func(f)) => {
                     if self.funcs[f.0 as usize].ty != module.types[*t as usize] {
@@ -494,11 +500,10 @@ impl Store {
         for (t_ty, init) in &module.tables {
             let v = init.map_or(0, |e| self.eval_const(e, &globals, &funcs));
             if t_ty.initial > self.limits.max_table_elements as u64 {
-                return Err(InstantiateError::Limit(reason!(
-                    "table of {} elements exceeds the limit of {}",
-                    t_ty.initial,
-                    self.limits.max_table_elements
-                )));
+                return Err(InstantiateError::Limit(LimitExceeded {
+                    limit: Limit::TableElements(self.limits.max_table_elements as u64),
+                    value: t_ty.initial,
+                }));
             }
             let max = t_ty.maximum.unwrap_or(u32::MAX as u64).min(self.limits.max_table_elements as u64);
             self.tables.push(TableInst { elems: vec![v as u64; t_ty.initial as usize], max, ty: *t_ty });
@@ -526,7 +531,7 @@ impl Store {
             type_ids,
         });
         self.segments.push(segs);
-        let trap = |kind| InstantiateError::Exec(ExecError::Trap(Trap { kind, offset: 0 }));
+        let trap = |kind| InstantiateError::Exec(ExecError::Trap(Trap::outside(kind)));
         // Element segments, then data segments, in order (2.0).
         for (i, e) in module.elems.iter().enumerate() {
             match e.mode {

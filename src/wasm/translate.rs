@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 
 use wasmparser::{BlockType, FuncValidator, FunctionBody, Operator, ValidatorResources};
 
-use super::error::LoadError;
+use super::error::{Limit, LoadError, Unsupported};
 use super::ir::{self, BranchTarget, FRAME_SLOTS, LoadKind, Op, Slot, TargetKind};
 use super::limits::Limits;
 use super::module::{CompiledFunc, Getter, Module};
@@ -113,7 +113,7 @@ pub(crate) fn translate_function(
         fv.define_locals(offset, count, vt).map_err(LoadError::invalid)?;
         num_locals += count as u64;
         if num_locals > (FRAME_SLOTS / 2) as u64 {
-            return Err(LoadError::limit(offset, reason!("more than {} locals", FRAME_SLOTS / 2)));
+            return Err(LoadError::limit(offset, Limit::Locals((FRAME_SLOTS / 2) as u64), num_locals));
         }
     }
     let mut t = Translator {
@@ -166,7 +166,8 @@ pub(crate) fn translate_function(
         if t.max_height as u64 + t.f.num_locals as u64 > frame_limit {
             return Err(LoadError::limit(
                 offset,
-                reason!("function needs more than {frame_limit} slots for locals and operands"),
+                Limit::FrameSlots(frame_limit),
+                t.max_height as u64 + t.f.num_locals as u64,
             ));
         }
     }
@@ -501,7 +502,7 @@ impl<'m> Translator<'m> {
     }
 
     fn memarg(&self, m: &wasmparser::MemArg, offset: usize) -> Result<u32, LoadError> {
-        u32::try_from(m.offset).map_err(|_| LoadError::limit(offset, "memory offset beyond 32 bits".into()))
+        u32::try_from(m.offset).map_err(|_| LoadError::unsupported(offset, Unsupported::WideMemoryOffset))
     }
 
     fn load(&mut self, kind: LoadKind, m: &wasmparser::MemArg, at: usize) -> Result<(), LoadError> {
@@ -967,11 +968,9 @@ impl<'m> Translator<'m> {
             Operator::V128Store32Lane { memarg, lane } => self.store_lane(4, lane, &memarg, at)?,
             Operator::V128Store64Lane { memarg, lane } => self.store_lane(8, lane, &memarg, at)?,
             _ => {
-                let mut bytes = alloc::string::String::new();
-                for b in &encoding[..encoding.len().min(8)] {
-                    bytes += &reason!(" {b:02x}");
-                }
-                return Err(LoadError::limit(at, reason!("unsupported operator (encoded as{bytes})")));
+                let (mut bytes, len) = ([0; 8], encoding.len().min(8));
+                bytes[..len].copy_from_slice(&encoding[..len]);
+                return Err(LoadError::unsupported(at, Unsupported::Operator { bytes, len: len as u8 }));
             }
         }
         Ok(())

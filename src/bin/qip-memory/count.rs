@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use qip_memory::tools::explain::function_name;
-use qip_memory::wasm::{ExecError, ExternalKind, FuncType, Limits, Module, Store, Value};
+use qip_memory::wasm::{ExecError, ExternalKind, FuncIndex, FuncType, Limits, Module, Store, Value};
 
 /// The types an argument may have.
 const ARG_TYPES: [&str; 5] = ["i32", "i64", "f32", "f64", "v128"];
@@ -182,25 +182,25 @@ pub fn count(
     }
     crate::out::stdout(counters.as_bytes())?;
     // Where it stopped, by function name and module offset in hex.
-    let within = |offset: u32| match module.function_at(offset) {
-        Some(f) => format!(" in {}", function_name(&bytes, f)),
+    let within = |func: Option<FuncIndex>| match func {
+        Some(f) => format!(" in {}", function_name(&bytes, f.0)),
         None => String::new(),
     };
     let executed = store.counters().instructions;
     match result {
         Ok(_) => Ok(()),
         Err(ExecError::Trap(t)) => Err(crate::Failure::new(format!(
-            "{}: {invoke}: trapped{} at module offset 0x{:x}: {}, after {executed} instructions",
+            "{}: {invoke}: trapped{} at module offset {}: {}, after {executed} instructions",
             wasm.display(),
-            within(t.offset),
+            within(t.func),
             t.offset,
             t.kind
         ))),
-        Err(ExecError::BudgetExhausted { offset }) => Err(crate::Failure::new(format!(
+        Err(ExecError::BudgetExhausted { offset, func }) => Err(crate::Failure::new(format!(
             "{}: {invoke}: instruction budget of {executed} instructions exhausted{} (next instruction at \
-             module offset 0x{offset:x}); raise it with --instruction-budget N",
+             module offset {offset}); raise it with --instruction-budget N",
             wasm.display(),
-            within(offset)
+            within(func)
         ))),
         Err(e) => Err(crate::Failure::new(format!("{}: {e}", wasm.display()))),
     }
