@@ -277,189 +277,212 @@ pub(crate) enum TargetKind {
     Return,
 }
 
-macro_rules! define_op {
-    ($($hot:ident $hot_imm:ident),*) => {
-/// Conditional branches do not end their fuel block: when taken they hand back `refund`, the
-/// instructions of the block after them that were charged but will not run.
+/// The one definition of the internal instruction set. Each entry is an op's doc comment, its
+/// name and its operands, each with its *role*:
 ///
-/// One operation of the internal form. At most 16 bytes (checked below). `repr(u8)` gives it
-/// an explicit tag byte: without it the compiler folds the tag into a niche of an inner enum
-/// field, and decoding that costs the dispatch several instructions.
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[repr(u8)]
-pub(crate) enum Op {
-    // ---- accounting and control -------------------------------------------------------------
-    /// Start of a fuel block: charge `n` instructions; `first` is the function-relative index
-    /// of the block's first Wasm instruction.
-    Fuel { n: u32, first: u32 },
-    /// `unreachable`.
-    Unreachable,
-    /// Unconditional jump that is not a branch (end of an if's then-arm at `else`).
-    Jump { pc: u32 },
-    /// `if` with a false condition: jump to the else-arm or the `end`.
-    JumpIfZero { cond: Slot, pc: u32, refund: u32 },
-    /// `if` on a fused comparison: jump when `op(a, b)` is zero.
-    JumpIfNotCmp { op: Binop, a: Slot, b: Slot, pc: u32, refund: u32 },
-    /// `if` on a fused comparison with a constant right operand.
-    JumpIfNotCmpImm { op: Binop, a: Slot, imm: u32, pc: u32, refund: u32 },
-    /// Taken `br` to a block or if, nothing to move.
-    Br { pc: u32 },
-    /// `br` back to a loop, nothing to move.
-    BrLoop { pc: u32 },
-    /// `br` with values to move, or to the function label: `targets[t]`.
-    BrTarget { t: u32 },
-    /// `br_if` to a block, nothing to move.
-    BrIf { cond: Slot, pc: u32, refund: u32 },
-    /// `br_if` to a block on a fused comparison `op(a, b)` (the `i32` result is not stored).
-    BrIfCmp { op: Binop, a: Slot, b: Slot, pc: u32, refund: u32 },
-    /// `br_if` to a block on a fused comparison with a constant right operand.
-    BrIfCmpImm { op: Binop, a: Slot, imm: u32, pc: u32, refund: u32 },
-    /// `br_if` back to a loop on a fused comparison.
-    BrIfLoopCmp { op: Binop, a: Slot, b: Slot, pc: u32, refund: u32 },
-    /// `br_if` back to a loop on a fused comparison with a constant right operand.
-    BrIfLoopCmpImm { op: Binop, a: Slot, imm: u32, pc: u32, refund: u32 },
-    /// `br_if` to a loop, nothing to move.
-    BrIfLoop { cond: Slot, pc: u32, refund: u32 },
-    /// `br_if` with values to move or to the function label.
-    BrIfTarget { cond: Slot, t: u32, refund: u32 },
-    /// `br_table`: `targets[start .. start + len]`, the last one the default.
-    BrTable { index: Slot, start: u32, len: u32 },
-    /// `return` (a branch; the final `end` is charged when it runs).
-    Return { src: Slot, n: u32 },
-    /// The final `end` of the body, reached by falling through.
-    FuncEnd { src: Slot, n: u32 },
-    /// `call` of the module's function `func`; arguments start at slot `args`.
-    Call { func: u32, args: Slot },
-    /// `call_indirect` through `table` with expected type `ty`.
-    CallIndirect { ty: u32, table: u32, index: Slot, args: Slot },
+/// * `out`: the slot the op writes, where a following `local.set` may put the result directly
+///   (pure producers, see [`Op::retargetable_dst`]);
+/// * `dst`: a slot the op writes that must stay where it is;
+/// * `src`: a slot the op reads;
+/// * `pc`: a forward branch target, patched when its block closes ([`Op::target_mut`]);
+/// * `back`: a backward (loop) branch target, known when the op is emitted;
+/// * `refund`: instructions a taken conditional branch hands back ([`Op::refund_mut`]);
+/// * `kind`: which operation of a family (an enum such as [`Binop`]);
+/// * `imm`: any other immediate: an index, a count, constant bits, a static memory offset.
+///
+/// From it [`define_op`] generates the `Op` enum, [`Op::name`], the role accessors and the
+/// `Display` disassembler. Fuel is not a per-op cost: every op belongs to the fuel block its
+/// [`Op::Fuel`] charged, and the translator's `cum`/`idx` side tables give each op's place in
+/// it (docs/counting.md, "Fuel blocks").
+macro_rules! op_table {
+    ($($hot:ident $hot_imm:ident),*) => {
+        define_op! {
+            table {
+            // ---- accounting and control -------------------------------------------------------------
+            /// Start of a fuel block: charge `n` instructions; `first` is the function-relative index
+            /// of the block's first Wasm instruction.
+            Fuel { n: u32 = imm, first: u32 = imm };
+            /// `unreachable`.
+            Unreachable;
+            /// Unconditional jump that is not a branch (end of an if's then-arm at `else`).
+            Jump { pc: u32 = pc };
+            /// `if` with a false condition: jump to the else-arm or the `end`.
+            JumpIfZero { cond: Slot = src, pc: u32 = pc, refund: u32 = refund };
+            /// `if` on a fused comparison: jump when `op(a, b)` is zero.
+            JumpIfNotCmp { op: Binop = kind, a: Slot = src, b: Slot = src, pc: u32 = pc, refund: u32 = refund };
+            /// `if` on a fused comparison with a constant right operand.
+            JumpIfNotCmpImm { op: Binop = kind, a: Slot = src, imm: u32 = imm, pc: u32 = pc, refund: u32 = refund };
+            /// Taken `br` to a block or if, nothing to move.
+            Br { pc: u32 = pc };
+            /// `br` back to a loop, nothing to move.
+            BrLoop { pc: u32 = back };
+            /// `br` with values to move, or to the function label: `targets[t]`.
+            BrTarget { t: u32 = imm };
+            /// `br_if` to a block, nothing to move.
+            BrIf { cond: Slot = src, pc: u32 = pc, refund: u32 = refund };
+            /// `br_if` to a block on a fused comparison `op(a, b)` (the `i32` result is not stored).
+            BrIfCmp { op: Binop = kind, a: Slot = src, b: Slot = src, pc: u32 = pc, refund: u32 = refund };
+            /// `br_if` to a block on a fused comparison with a constant right operand.
+            BrIfCmpImm { op: Binop = kind, a: Slot = src, imm: u32 = imm, pc: u32 = pc, refund: u32 = refund };
+            /// `br_if` back to a loop on a fused comparison.
+            BrIfLoopCmp { op: Binop = kind, a: Slot = src, b: Slot = src, pc: u32 = back, refund: u32 = refund };
+            /// `br_if` back to a loop on a fused comparison with a constant right operand.
+            BrIfLoopCmpImm { op: Binop = kind, a: Slot = src, imm: u32 = imm, pc: u32 = back, refund: u32 = refund };
+            /// `br_if` to a loop, nothing to move.
+            BrIfLoop { cond: Slot = src, pc: u32 = back, refund: u32 = refund };
+            /// `br_if` with values to move or to the function label.
+            BrIfTarget { cond: Slot = src, t: u32 = imm, refund: u32 = refund };
+            /// `br_table`: `targets[start .. start + len]`, the last one the default.
+            BrTable { index: Slot = src, start: u32 = imm, len: u32 = imm };
+            /// `return` (a branch; the final `end` is charged when it runs).
+            Return { src: Slot = src, n: u32 = imm };
+            /// The final `end` of the body, reached by falling through.
+            FuncEnd { src: Slot = src, n: u32 = imm };
+            /// `call` of the module's function `func`; arguments start at slot `args`.
+            Call { func: u32 = imm, args: Slot = src };
+            /// `call_indirect` through `table` with expected type `ty`.
+            CallIndirect { ty: u32 = imm, table: u32 = imm, index: Slot = src, args: Slot = src };
 
-    // ---- moves and constants ----------------------------------------------------------------
-    /// `dst = src` (`local.set`, `local.tee`, moving a `local.get` into the operand stack).
-    Copy { dst: Slot, src: Slot },
-    /// `i32.const`, `f32.const` (bits), `ref.null` (0).
-    Const32 { dst: Slot, value: u32 },
-    /// `i64.const`, `f64.const` (bits), split to keep the op 4-byte aligned.
-    Const64 { dst: Slot, lo: u32, hi: u32 },
-    /// `v128.const`: `v128s[idx]`.
-    ConstV128 { dst: Slot, idx: u32 },
-    /// `select` and typed `select`: `dst = if c != 0 { a } else { b }`.
-    Select { dst: Slot, a: Slot, b: Slot, c: Slot },
-    /// `global.get` of the instance's global `global`.
-    GlobalGet { dst: Slot, global: u32 },
-    /// `global.set`.
-    GlobalSet { global: u32, src: Slot },
-    /// `ref.func`.
-    RefFunc { dst: Slot, func: u32 },
+            // ---- moves and constants ----------------------------------------------------------------
+            /// `dst = src` (`local.set`, `local.tee`, moving a `local.get` into the operand stack).
+            Copy { dst: Slot = dst, src: Slot = src };
+            /// `i32.const`, `f32.const` (bits), `ref.null` (0).
+            Const32 { dst: Slot = out, value: u32 = imm };
+            /// `i64.const`, `f64.const` (bits), split to keep the op 4-byte aligned.
+            Const64 { dst: Slot = out, lo: u32 = imm, hi: u32 = imm };
+            /// `v128.const`: `v128s[idx]`.
+            ConstV128 { dst: Slot = dst, idx: u32 = imm };
+            /// `select` and typed `select`: `dst = if c != 0 { a } else { b }`.
+            Select { dst: Slot = out, a: Slot = src, b: Slot = src, c: Slot = src };
+            /// `global.get` of the instance's global `global`.
+            GlobalGet { dst: Slot = out, global: u32 = imm };
+            /// `global.set`.
+            GlobalSet { global: u32 = imm, src: Slot = src };
+            /// `ref.func`.
+            RefFunc { dst: Slot = dst, func: u32 = imm };
 
-    // ---- memory -----------------------------------------------------------------------------
-    /// `i32.load8_u`, `i64.load8_u`. Loads: one variant per [`LoadKind`] so widths are static.
-    LoadU8 { dst: Slot, addr: Slot, offset: u32 },
-    /// `i32.load8_s`.
-    LoadS8x32 { dst: Slot, addr: Slot, offset: u32 },
-    /// `i64.load8_s`.
-    LoadS8x64 { dst: Slot, addr: Slot, offset: u32 },
-    /// `i32.load16_u`, `i64.load16_u`.
-    LoadU16 { dst: Slot, addr: Slot, offset: u32 },
-    /// `i32.load16_s`.
-    LoadS16x32 { dst: Slot, addr: Slot, offset: u32 },
-    /// `i64.load16_s`.
-    LoadS16x64 { dst: Slot, addr: Slot, offset: u32 },
-    /// `i32.load`, `f32.load`, `i64.load32_u`.
-    LoadU32 { dst: Slot, addr: Slot, offset: u32 },
-    /// `i64.load32_s`.
-    LoadS32x64 { dst: Slot, addr: Slot, offset: u32 },
-    /// `i64.load`, `f64.load`.
-    LoadU64 { dst: Slot, addr: Slot, offset: u32 },
-    /// `v128.load`.
-    LoadV128 { dst: Slot, addr: Slot, offset: u32 },
-    /// Stores of 1 byte: the low byte of `value` (`i32.store8`, `i64.store8`).
-    Store8 { addr: Slot, value: Slot, offset: u32 },
-    /// Stores of 2 bytes.
-    Store16 { addr: Slot, value: Slot, offset: u32 },
-    /// Stores of 4 bytes (`i32.store`, `f32.store`, `i64.store32`).
-    Store32 { addr: Slot, value: Slot, offset: u32 },
-    /// Stores of 8 bytes.
-    Store64 { addr: Slot, value: Slot, offset: u32 },
-    /// `v128.store`.
-    Store128 { addr: Slot, value: Slot, offset: u32 },
-    /// SIMD loads with a transform (extend, splat, zero).
-    SimdLoad { kind: SimdLoad, dst: Slot, addr: Slot, offset: u32 },
-    /// `v128.loadN_lane`: `width` bytes into lane `lane` of `vec`.
-    LoadLane { width: u8, lane: u8, dst: Slot, addr: Slot, offset: u32, vec: Slot },
-    /// `v128.storeN_lane`.
-    StoreLane { width: u8, lane: u8, addr: Slot, vec: Slot, offset: u32 },
-    /// `memory.size`.
-    MemorySize { dst: Slot },
-    /// `memory.grow`.
-    MemoryGrow { dst: Slot, delta: Slot },
-    /// `memory.copy`.
-    MemoryCopy { dst: Slot, src: Slot, len: Slot },
-    /// `memory.fill`.
-    MemoryFill { dst: Slot, value: Slot, len: Slot },
-    /// `memory.init` of data segment `seg`.
-    MemoryInit { seg: u32, dst: Slot, src: Slot, len: Slot },
-    /// `data.drop`.
-    DataDrop { seg: u32 },
+            // ---- memory -----------------------------------------------------------------------------
+            /// `i32.load8_u`, `i64.load8_u`. Loads: one variant per [`LoadKind`] so widths are static.
+            LoadU8 { dst: Slot = out, addr: Slot = src, offset: u32 = imm };
+            /// `i32.load8_s`.
+            LoadS8x32 { dst: Slot = out, addr: Slot = src, offset: u32 = imm };
+            /// `i64.load8_s`.
+            LoadS8x64 { dst: Slot = out, addr: Slot = src, offset: u32 = imm };
+            /// `i32.load16_u`, `i64.load16_u`.
+            LoadU16 { dst: Slot = out, addr: Slot = src, offset: u32 = imm };
+            /// `i32.load16_s`.
+            LoadS16x32 { dst: Slot = out, addr: Slot = src, offset: u32 = imm };
+            /// `i64.load16_s`.
+            LoadS16x64 { dst: Slot = out, addr: Slot = src, offset: u32 = imm };
+            /// `i32.load`, `f32.load`, `i64.load32_u`.
+            LoadU32 { dst: Slot = out, addr: Slot = src, offset: u32 = imm };
+            /// `i64.load32_s`.
+            LoadS32x64 { dst: Slot = out, addr: Slot = src, offset: u32 = imm };
+            /// `i64.load`, `f64.load`.
+            LoadU64 { dst: Slot = out, addr: Slot = src, offset: u32 = imm };
+            /// `v128.load`.
+            LoadV128 { dst: Slot = out, addr: Slot = src, offset: u32 = imm };
+            /// Stores of 1 byte: the low byte of `value` (`i32.store8`, `i64.store8`).
+            Store8 { addr: Slot = src, value: Slot = src, offset: u32 = imm };
+            /// Stores of 2 bytes.
+            Store16 { addr: Slot = src, value: Slot = src, offset: u32 = imm };
+            /// Stores of 4 bytes (`i32.store`, `f32.store`, `i64.store32`).
+            Store32 { addr: Slot = src, value: Slot = src, offset: u32 = imm };
+            /// Stores of 8 bytes.
+            Store64 { addr: Slot = src, value: Slot = src, offset: u32 = imm };
+            /// `v128.store`.
+            Store128 { addr: Slot = src, value: Slot = src, offset: u32 = imm };
+            /// SIMD loads with a transform (extend, splat, zero).
+            SimdLoad { kind: SimdLoad = kind, dst: Slot = dst, addr: Slot = src, offset: u32 = imm };
+            /// `v128.loadN_lane`: `width` bytes into lane `lane` of `vec`.
+            LoadLane { width: u8 = imm, lane: u8 = imm, dst: Slot = dst, addr: Slot = src, offset: u32 = imm, vec: Slot = src };
+            /// `v128.storeN_lane`.
+            StoreLane { width: u8 = imm, lane: u8 = imm, addr: Slot = src, vec: Slot = src, offset: u32 = imm };
+            /// `memory.size`.
+            MemorySize { dst: Slot = dst };
+            /// `memory.grow`.
+            MemoryGrow { dst: Slot = dst, delta: Slot = src };
+            /// `memory.copy`.
+            MemoryCopy { dst: Slot = src, src: Slot = src, len: Slot = src };
+            /// `memory.fill`.
+            MemoryFill { dst: Slot = src, value: Slot = src, len: Slot = src };
+            /// `memory.init` of data segment `seg`.
+            MemoryInit { seg: u32 = imm, dst: Slot = src, src: Slot = src, len: Slot = src };
+            /// `data.drop`.
+            DataDrop { seg: u32 = imm };
 
-    // ---- tables -----------------------------------------------------------------------------
-    /// `table.get`.
-    TableGet { table: u32, dst: Slot, index: Slot },
-    /// `table.set`.
-    TableSet { table: u32, index: Slot, value: Slot },
-    /// `table.size`.
-    TableSize { table: u32, dst: Slot },
-    /// `table.grow`: `dst` also holds the init value on entry.
-    TableGrow { table: u32, dst: Slot, init: Slot, delta: Slot },
-    /// `table.fill`.
-    TableFill { table: u32, index: Slot, value: Slot, len: Slot },
-    /// `table.copy`: tables in `pairs[pair]` = (destination, source); operands start at `args`
-    /// (dst, src, len).
-    TableCopy { pair: u32, args: Slot },
-    /// `table.init`: `pairs[pair]` = (table, element segment); operands start at `args`.
-    TableInit { pair: u32, args: Slot },
-    /// `elem.drop`.
-    ElemDrop { seg: u32 },
+            // ---- tables -----------------------------------------------------------------------------
+            /// `table.get`.
+            TableGet { table: u32 = imm, dst: Slot = dst, index: Slot = src };
+            /// `table.set`.
+            TableSet { table: u32 = imm, index: Slot = src, value: Slot = src };
+            /// `table.size`.
+            TableSize { table: u32 = imm, dst: Slot = dst };
+            /// `table.grow`: `dst` also holds the init value on entry.
+            TableGrow { table: u32 = imm, dst: Slot = dst, init: Slot = src, delta: Slot = src };
+            /// `table.fill`.
+            TableFill { table: u32 = imm, index: Slot = src, value: Slot = src, len: Slot = src };
+            /// `table.copy`: tables in `pairs[pair]` = (destination, source); operands start at `args`
+            /// (dst, src, len).
+            TableCopy { pair: u32 = imm, args: Slot = src };
+            /// `table.init`: `pairs[pair]` = (table, element segment); operands start at `args`.
+            TableInit { pair: u32 = imm, args: Slot = src };
+            /// `elem.drop`.
+            ElemDrop { seg: u32 = imm };
 
-    // ---- SIMD value operations --------------------------------------------------------------
-    /// v128 -> v128.
-    SimdUnary { op: SimdUnary, dst: Slot, a: Slot },
-    /// v128 v128 -> v128.
-    SimdBinary { op: SimdBinary, dst: Slot, a: Slot, b: Slot },
-    /// v128 v128 v128 -> v128.
-    SimdTernary { op: SimdTernary, dst: Slot, a: Slot, b: Slot, c: Slot },
-    /// v128 i32 -> v128.
-    SimdShift { op: SimdShift, dst: Slot, a: Slot, b: Slot },
-    /// v128 -> i32.
-    SimdTest { op: SimdTest, dst: Slot, a: Slot },
-    /// scalar -> v128.
-    SimdSplat { op: SimdSplat, dst: Slot, a: Slot },
-    /// v128 -> scalar.
-    SimdExtract { op: SimdExtract, lane: u8, dst: Slot, a: Slot },
-    /// v128 scalar -> v128.
-    SimdReplace { op: SimdReplace, lane: u8, dst: Slot, a: Slot, b: Slot },
-    /// `i8x16.shuffle` with lanes `shuffles[idx]`.
-    Shuffle { dst: Slot, a: Slot, b: Slot, idx: u32 },
+            // ---- SIMD value operations --------------------------------------------------------------
+            /// v128 -> v128.
+            SimdUnary { op: SimdUnary = kind, dst: Slot = out, a: Slot = src };
+            /// v128 v128 -> v128.
+            SimdBinary { op: SimdBinary = kind, dst: Slot = out, a: Slot = src, b: Slot = src };
+            /// v128 v128 v128 -> v128.
+            SimdTernary { op: SimdTernary = kind, dst: Slot = dst, a: Slot = src, b: Slot = src, c: Slot = src };
+            /// v128 i32 -> v128.
+            SimdShift { op: SimdShift = kind, dst: Slot = dst, a: Slot = src, b: Slot = src };
+            /// v128 -> i32.
+            SimdTest { op: SimdTest = kind, dst: Slot = dst, a: Slot = src };
+            /// scalar -> v128.
+            SimdSplat { op: SimdSplat = kind, dst: Slot = out, a: Slot = src };
+            /// v128 -> scalar.
+            SimdExtract { op: SimdExtract = kind, lane: u8 = imm, dst: Slot = out, a: Slot = src };
+            /// v128 scalar -> v128.
+            SimdReplace { op: SimdReplace = kind, lane: u8 = imm, dst: Slot = dst, a: Slot = src, b: Slot = src };
+            /// `i8x16.shuffle` with lanes `shuffles[idx]`.
+            Shuffle { dst: Slot = dst, a: Slot = src, b: Slot = src, idx: u32 = imm };
 
-    // ---- pure scalar operations (generated) ---------------------------------------------------
-    /// A pure unary operation.
-    Unop { op: Unop, dst: Slot, a: Slot },
-    /// A unary operation that may trap.
-    TrapUnop { op: TrapUnop, dst: Slot, a: Slot },
-    /// A pure binary operation.
-    Binop { op: Binop, dst: Slot, a: Slot, b: Slot },
-    /// A pure binary operation whose right operand is a constant: the 32 bits of `imm`
-    /// sign-extended to 64 (so `i32` operations see exactly `imm`).
-    BinopImm { op: Binop, dst: Slot, a: Slot, imm: u32 },
-    /// A binary operation that may trap.
-    TrapBinop { op: TrapBinop, dst: Slot, a: Slot, b: Slot },
-    // ---- hot binary operations (generated from `for_each_hot_binop`) -------------------------
-    $(
-        /// A hot binary operation (see [`Binop`]).
-        $hot { dst: Slot, a: Slot, b: Slot },
-        /// A hot binary operation with a constant right operand (see [`Op::BinopImm`]).
-        $hot_imm { dst: Slot, a: Slot, imm: u32 },
-    )*
+            // ---- pure scalar operations (generated) ---------------------------------------------------
+            /// A pure unary operation.
+            Unop { op: Unop = kind, dst: Slot = out, a: Slot = src };
+            /// A unary operation that may trap.
+            TrapUnop { op: TrapUnop = kind, dst: Slot = out, a: Slot = src };
+            /// A pure binary operation.
+            Binop { op: Binop = kind, dst: Slot = out, a: Slot = src, b: Slot = src };
+            /// A pure binary operation whose right operand is a constant: the 32 bits of `imm`
+            /// sign-extended to 64 (so `i32` operations see exactly `imm`).
+            BinopImm { op: Binop = kind, dst: Slot = out, a: Slot = src, imm: u32 = imm };
+            /// A binary operation that may trap.
+            TrapBinop { op: TrapBinop = kind, dst: Slot = out, a: Slot = src, b: Slot = src };
+
+            }
+            hot { $($hot $hot_imm),* }
+        }
+    };
 }
+
+/// Expands [`op_table`]: the hot binops become entries of their own, then everything is
+/// generated from the combined list.
+macro_rules! define_op {
+    (table { $($entries:tt)* } hot { $($hot:ident $hot_imm:ident),* }) => {
+        define_op! {
+            @gen
+            $($entries)*
+            $(
+                /// A hot binary operation (see [`Binop`]).
+                $hot { dst: Slot = out, a: Slot = src, b: Slot = src };
+                /// A hot binary operation with a constant right operand (see [`Op::BinopImm`]).
+                $hot_imm { dst: Slot = out, a: Slot = src, imm: u32 = imm };
+            )*
+        }
 
         impl Op {
             /// The specialised form of a generic binop, or the op itself.
@@ -483,18 +506,119 @@ pub(crate) enum Op {
                     other => other,
                 }
             }
+        }
+    };
+    (@gen $( $(#[$meta:meta])* $name:ident $({ $($field:ident : $ty:ident = $role:ident),* })? ; )*) => {
+        /// One operation of the internal form (defined by [`op_table`]). At most 16 bytes
+        /// (checked below). `repr(u8)` gives it an explicit tag byte: without it the compiler
+        /// folds the tag into a niche of an inner enum field, and decoding that costs the
+        /// dispatch several instructions.
+        ///
+        /// Conditional branches do not end their fuel block: when taken they hand back
+        /// `refund`, the instructions of the block after them that were charged but will not run.
+        #[derive(Debug, Clone, Copy, PartialEq)]
+        #[repr(u8)]
+        pub(crate) enum Op {
+            $( $(#[$meta])* $name $({ $($field: $ty),* })?, )*
+        }
 
-            /// The slot a pure producer writes, for retargeting a following `local.set`.
+        impl Op {
+            /// The op's name as the table spells it (the disassembler's mnemonic).
+            pub(crate) fn name(&self) -> &'static str {
+                match self {
+                    $( Op::$name { .. } => stringify!($name), )*
+                }
+            }
+
+            /// The refund of a conditional branch (see [`Op`]): its `refund` operand.
+            pub(crate) fn refund_mut(&mut self) -> Option<&mut u32> {
+                match self {
+                    $( Op::$name $({ $($field),* })? => {
+                        $($( let _ = &$field; )*)?
+                        $($( op_role!(refund, $role, $field); )*)?
+                    } )*
+                }
+                None
+            }
+
+            /// The forward branch target to patch: the `pc` operand.
+            pub(crate) fn target_mut(&mut self) -> Option<&mut u32> {
+                match self {
+                    $( Op::$name $({ $($field),* })? => {
+                        $($( let _ = &$field; )*)?
+                        $($( op_role!(pc, $role, $field); )*)?
+                    } )*
+                }
+                None
+            }
+
+            /// The slot a pure producer writes, for retargeting a following `local.set`: the
+            /// `out` operand.
             pub(crate) fn retargetable_dst(&mut self) -> Option<&mut Slot> {
                 match self {
-                    $( Op::$hot { dst, .. } | Op::$hot_imm { dst, .. } => Some(dst), )*
-                    other => other.retargetable_dst_generic(),
+                    $( Op::$name $({ $($field),* })? => {
+                        $($( let _ = &$field; )*)?
+                        $($( op_role!(out, $role, $field); )*)?
+                    } )*
                 }
+                None
+            }
+        }
+
+        /// The disassembler: the op's name, then each operand as `name=value`; slots print as
+        /// `sN` (frame-relative), branch targets as `@pc`, kinds by name.
+        impl core::fmt::Display for Op {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str(self.name())?;
+                match self {
+                    $( Op::$name $({ $($field),* })? => { $($( op_fmt!(f, $role, $field); )*)? } )*
+                }
+                Ok(())
             }
         }
     };
 }
-for_each_hot_binop!(define_op);
+
+/// One operand of a generated accessor: returns it when its role is the one wanted.
+macro_rules! op_role {
+    (refund, refund, $f:ident) => {
+        return Some($f)
+    };
+    (pc, pc, $f:ident) => {
+        return Some($f)
+    };
+    (out, out, $f:ident) => {
+        return Some($f)
+    };
+    ($want:ident, $role:ident, $f:ident) => {};
+}
+
+/// One operand of the disassembler, printed by its role.
+macro_rules! op_fmt {
+    ($w:ident, out, $f:ident) => {
+        write!($w, " {}=s{}", stringify!($f), $f)?
+    };
+    ($w:ident, dst, $f:ident) => {
+        write!($w, " {}=s{}", stringify!($f), $f)?
+    };
+    ($w:ident, src, $f:ident) => {
+        write!($w, " {}=s{}", stringify!($f), $f)?
+    };
+    ($w:ident, pc, $f:ident) => {
+        write!($w, " {}=@{}", stringify!($f), $f)?
+    };
+    ($w:ident, back, $f:ident) => {
+        write!($w, " {}=@{}", stringify!($f), $f)?
+    };
+    ($w:ident, kind, $f:ident) => {
+        write!($w, " {}={:?}", stringify!($f), $f)?
+    };
+    ($w:ident, $role:ident, $f:ident) => {
+        write!($w, " {}={}", stringify!($f), $f)?
+    };
+}
+
+for_each_hot_binop!(op_table);
 
 macro_rules! define_kind_enum {
     ($enum:ident; $( $name:ident ( $($t:ty),* ) -> $out:ty = |$($arg:ident),*| $e:expr; )*) => {
@@ -514,67 +638,3 @@ for_each_binop!(def_binop);
 for_each_trap_binop!(def_trap_binop);
 
 const _: () = assert!(core::mem::size_of::<Op>() <= 16);
-
-impl Op {
-    /// The slot a pure producer writes, for retargeting a following `local.set`.
-    /// The refund of a conditional branch (see [`Op`]).
-    pub(crate) fn refund_mut(&mut self) -> Option<&mut u32> {
-        match self {
-            Op::JumpIfZero { refund, .. }
-            | Op::JumpIfNotCmp { refund, .. }
-            | Op::JumpIfNotCmpImm { refund, .. }
-            | Op::BrIf { refund, .. }
-            | Op::BrIfCmp { refund, .. }
-            | Op::BrIfCmpImm { refund, .. }
-            | Op::BrIfLoopCmp { refund, .. }
-            | Op::BrIfLoopCmpImm { refund, .. }
-            | Op::BrIfLoop { refund, .. }
-            | Op::BrIfTarget { refund, .. } => Some(refund),
-            _ => None,
-        }
-    }
-
-    /// The branch target pc to patch, for forward branches.
-    pub(crate) fn target_mut(&mut self) -> Option<&mut u32> {
-        match self {
-            Op::Br { pc }
-            | Op::Jump { pc }
-            | Op::BrIf { pc, .. }
-            | Op::BrIfCmp { pc, .. }
-            | Op::BrIfCmpImm { pc, .. }
-            | Op::JumpIfZero { pc, .. }
-            | Op::JumpIfNotCmp { pc, .. }
-            | Op::JumpIfNotCmpImm { pc, .. } => Some(pc),
-            _ => None,
-        }
-    }
-
-    fn retargetable_dst_generic(&mut self) -> Option<&mut Slot> {
-        match self {
-            Op::Const32 { dst, .. }
-            | Op::Const64 { dst, .. }
-            | Op::GlobalGet { dst, .. }
-            | Op::LoadU8 { dst, .. }
-            | Op::LoadS8x32 { dst, .. }
-            | Op::LoadS8x64 { dst, .. }
-            | Op::LoadU16 { dst, .. }
-            | Op::LoadS16x32 { dst, .. }
-            | Op::LoadS16x64 { dst, .. }
-            | Op::LoadU32 { dst, .. }
-            | Op::LoadS32x64 { dst, .. }
-            | Op::LoadU64 { dst, .. }
-            | Op::LoadV128 { dst, .. }
-            | Op::Unop { dst, .. }
-            | Op::Binop { dst, .. }
-            | Op::BinopImm { dst, .. }
-            | Op::TrapUnop { dst, .. }
-            | Op::TrapBinop { dst, .. }
-            | Op::Select { dst, .. }
-            | Op::SimdUnary { dst, .. }
-            | Op::SimdBinary { dst, .. }
-            | Op::SimdExtract { dst, .. }
-            | Op::SimdSplat { dst, .. } => Some(dst),
-            _ => None,
-        }
-    }
-}
