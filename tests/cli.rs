@@ -1135,3 +1135,46 @@ fn run_caches_compiled_modules() {
     let blocked = file(&d, "a-file", b"");
     says(&run(Path::new(&blocked), &[]), "compiled, no cache");
 }
+
+/// `count --dump-ir FUNC` prints the listing of a function found by name (with or without the
+/// text format's `$`), by index or as `func[N]`, and runs nothing; a wrong name or an imported
+/// function is one line naming what exists.
+#[test]
+fn count_dump_ir() {
+    let d = dir("count_dump_ir");
+    let wat = r#"(module (import "env" "f" (func $imp)) (func $add (export "run") (param i32) (result i32)
+      local.get 0
+      i32.const 5
+      i32.add))"#;
+    let m = module(&d, "add.wasm", wat);
+    // Hand-checked listing: one fuel block of the 4 instructions; the constant folds into the
+    // add, which writes the first operand-stack slot (s1) after the parameter (s0). Offsets of
+    // the instructions (local.get, i32.add, end) from wasmparser.
+    let at = operator_offsets(&std::fs::read(&m).unwrap(), 0);
+    let want = format!(
+        "; {m} `add`\n\
+         func[1]: 1 params, 0 locals, frame 3 slots, 3 ops, 4 instructions\n\
+         \x20   pc  instr  cum   offset  op\n\
+         \x20    0      0    0 {:>8}  Fuel n=4 first=0\n\
+         \x20    1      2    3 {:>8}  I32AddImm dst=s1 a=s0 imm=5\n\
+         \x20    2      3    4 {:>8}  FuncEnd src=s1 n=1\n",
+        format!("{:#x}", at[0]),
+        format!("{:#x}", at[2]),
+        format!("{:#x}", at[3]),
+    );
+    for name in ["add", "$add", "1", "func[1]"] {
+        let o = qip_memory(&["count", &m, "--dump-ir", name]);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        assert_eq!(String::from_utf8(o.stdout).unwrap(), want, "{name}");
+    }
+    let o = qip_memory(&["count", &m, "--dump-ir", "nope"]);
+    assert_eq!(
+        one_line_failure(&o),
+        format!("qip-memory: {m}: no function named \"nope\" (give an index, func[N], or one of: imp, add)")
+    );
+    let o = qip_memory(&["count", &m, "--dump-ir", "0"]);
+    assert_eq!(
+        one_line_failure(&o),
+        format!("qip-memory: {m}: function 0 is imported, it has no code (2 functions)")
+    );
+}

@@ -12,6 +12,7 @@
 //!   frames and the value stack (docs/limits.md).
 
 mod counters;
+mod disasm;
 mod error;
 mod exec;
 mod ir;

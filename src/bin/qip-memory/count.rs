@@ -10,6 +10,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use qip_memory::profile::names::{FunctionNames, NameSource};
 use qip_memory::tools::explain::function_name;
 use qip_memory::wasm::{ExecError, ExternalKind, FuncIndex, FuncType, Limits, Module, Store, Value};
 
@@ -116,12 +117,9 @@ fn exported_functions(module: &Module) -> String {
     }
 }
 
-pub fn count(
-    wasm: &std::path::Path,
-    invoke: &str,
-    args: &[String],
-    budget: Option<u64>,
-) -> Result<(), crate::Failure> {
+/// The module's bytes: a binary file as it is, a text one compiled (errors as
+/// `FILE:LINE:COL: message`).
+fn read_module(wasm: &std::path::Path) -> Result<Vec<u8>, crate::Failure> {
     let file = std::fs::read(wasm).map_err(|e| format!("{}: {e}", wasm.display()))?;
     // Text (a .wat/.wast name, or UTF-8 that opens with `(` or a comment) is compiled, its
     // errors giving line and column; anything else is read as binary.
@@ -146,6 +144,54 @@ pub fn count(
     } else {
         file
     };
+    Ok(bytes)
+}
+
+/// `count WASM --dump-ir FUNC`: prints the internal code of function `func` (an index, `func[N]`,
+/// or a name from the `name` section or the exports) as [`Module::disassemble`] lists it.
+pub fn dump_ir(wasm: &std::path::Path, func: &str) -> Result<(), crate::Failure> {
+    let bytes = read_module(wasm)?;
+    let module = Module::new(&bytes, &Limits::default()).map_err(|e| format!("{}: {e}", wasm.display()))?;
+    let names = FunctionNames::read(&bytes);
+    let by_index =
+        func.strip_prefix("func[").and_then(|f| f.strip_suffix(']')).unwrap_or(func).parse::<u32>();
+    let index = match by_index {
+        Ok(i) => i,
+        // `$name` as the text format writes it, or the bare name.
+        Err(_) => (0..module.function_count())
+            .find(|&i| names.get(i) == func.trim_start_matches('$'))
+            .ok_or_else(|| {
+                let known: Vec<String> =
+                    (0..module.function_count()).take(12).map(|i| names.get(i)).collect();
+                let more = if module.function_count() > 12 { ", ..." } else { "" };
+                format!(
+                    "{}: no function named {func:?} (give an index, func[N], or one of: {}{more})",
+                    wasm.display(),
+                    known.join(", ")
+                )
+            })?,
+    };
+    let listing = module.disassemble(FuncIndex(index)).ok_or_else(|| {
+        let why =
+            if index < module.function_count() { "is imported, it has no code" } else { "does not exist" };
+        format!("{}: function {index} {why} ({} functions)", wasm.display(), module.function_count())
+    })?;
+    let name = match names.source(index) {
+        NameSource::Index => String::new(),
+        _ => format!(" `{}`", names.get(index)),
+    };
+    crate::out::stdout(format!("; {}{name}\n{listing}", wasm.display()).as_bytes())?;
+    Ok(())
+}
+
+/// `count WASM --invoke NAME`: see the module docs.
+pub fn count(
+    wasm: &std::path::Path,
+    invoke: &str,
+    args: &[String],
+    budget: Option<u64>,
+) -> Result<(), crate::Failure> {
+    let bytes = read_module(wasm)?;
     let limits = Limits::default();
     let t0 = Instant::now();
     let module = Module::new(&bytes, &limits).map_err(|e| format!("{}: {e}", wasm.display()))?;

@@ -179,6 +179,10 @@ enum Command {
         /// Most instructions to execute (default: unlimited).
         #[arg(long)]
         instruction_budget: Option<u64>,
+        /// Print the internal code of function FUNC (an index, func[N], or a name from the
+        /// name section or the exports) instead of running anything.
+        #[arg(long, value_name = "FUNC")]
+        dump_ir: Option<String>,
     },
     /// Print the page table CSV of a Content target's run (what
     /// qip-interpret-memory-page-writes-csv.wasm returns for the same request).
@@ -279,7 +283,8 @@ fn main() -> ExitCode {
                 }
             };
         }
-        Command::Count { wasm, invoke, args, instruction_budget } => {
+        Command::Count { wasm, dump_ir: Some(func), .. } => count::dump_ir(wasm, func),
+        Command::Count { wasm, invoke, args, instruction_budget, dump_ir: None } => {
             count::count(wasm, invoke, args, *instruction_budget)
         }
         Command::PageWrites { target, stats } => page_writes::main(&page_writes::Args {

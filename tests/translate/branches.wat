@@ -1,0 +1,26 @@
+;; A comparison feeding `br_if` or `if` is fused into one conditional branch (the `i32` result
+;; is never stored); a taken conditional branch refunds the charged rest of its fuel block; a
+;; loop's back edge is `BrLoop`; an `if` without a fused comparison is `JumpIfZero`.
+(module
+  (func (param $n i32) (result i32) (local $i i32)
+    block
+      loop
+        local.get $i
+        local.get $n
+        i32.ge_u
+        br_if 1
+        local.get $i
+        i32.const 1
+        i32.add
+        local.set $i
+        br 0
+      end
+    end
+    local.get $i)
+  (func (param i32) (result i32)
+    local.get 0
+    if (result i32)
+      i32.const 1
+    else
+      i32.const 2
+    end))
