@@ -944,6 +944,15 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 }
                 super::ir::for_each_trap_binop!(ex_trap_binop);
             }
+            Op::TrapBinopImm { op, dst, a, imm } => {
+                let b = imm_bits(imm);
+                macro_rules! ex_trap_binop_imm {
+                    ($($name:ident ( $ta:ty, $tb:ty ) -> $out:ty = |$x:ident, $y:ident| $e:expr;)*) => {
+                        match op { $( TrapBinop::$name => { let $x = get!($ta, a); let $y = <$tb as Slot>::get(b); match $e { Ok(v) => r!(dst) = <$out as Slot>::put(v), Err(k) => trap!(k) } } )* }
+                    };
+                }
+                super::ir::for_each_trap_binop!(ex_trap_binop_imm);
+            }
         }
         pc += 1;
     }

@@ -462,6 +462,10 @@ macro_rules! op_table {
             BinopImm { op: Binop = kind, dst: Slot = out, a: Slot = src, imm: u32 = imm };
             /// A binary operation that may trap.
             TrapBinop { op: TrapBinop = kind, dst: Slot = out, a: Slot = src, b: Slot = src };
+            /// A binary operation that may trap, with a constant right operand (sign-extended
+            /// from 32 bits as in [`Op::BinopImm`]): division and remainder by a constant, one
+            /// op instead of a constant and the operation.
+            TrapBinopImm { op: TrapBinop = kind, dst: Slot = out, a: Slot = src, imm: u32 = imm };
 
             }
             hot { $($hot $hot_imm),* }

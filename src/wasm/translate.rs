@@ -340,14 +340,23 @@ impl<'m> Translator<'m> {
     }
 
     fn binop(&mut self, make: impl Fn(Slot, Slot, Slot) -> Op + Copy) {
-        if matches!(self.stack.last(), Some(Opnd::Imm(..)))
-            && let Op::Binop { op, .. } = make(0, 0, 0)
-        {
-            let imm = self.pop_imm().expect("checked above");
-            let a = self.pop();
-            let dst = self.push();
-            self.emit(Op::BinopImm { op, dst, a, imm });
-            return;
+        if matches!(self.stack.last(), Some(Opnd::Imm(..))) {
+            let with_imm = match make(0, 0, 0) {
+                Op::Binop { op, .. } => Some(Op::BinopImm { op, dst: 0, a: 0, imm: 0 }),
+                Op::TrapBinop { op, .. } => Some(Op::TrapBinopImm { op, dst: 0, a: 0, imm: 0 }),
+                _ => None,
+            };
+            if let Some(form) = with_imm {
+                let imm = self.pop_imm().expect("checked above");
+                let a = self.pop();
+                let dst = self.push();
+                self.emit(match form {
+                    Op::BinopImm { op, .. } => Op::BinopImm { op, dst, a, imm },
+                    Op::TrapBinopImm { op, .. } => Op::TrapBinopImm { op, dst, a, imm },
+                    _ => unreachable!("one of the two forms above"),
+                });
+                return;
+            }
         }
         let b = self.pop();
         let a = self.pop();
