@@ -12,6 +12,10 @@
 //! Without `--bench` (as `cargo test --all-targets` runs it) every measurement runs once on
 //! small inputs, as a smoke test.
 
+#[path = "common/markdown.rs"]
+mod markdown;
+use markdown::markdown;
+
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -38,18 +42,6 @@ fn median(reps: usize, mut f: impl FnMut()) -> Duration {
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
-}
-
-/// A Markdown document of `n` sections with headings, lists, emphasis, links and code.
-fn markdown(n: usize) -> String {
-    let mut s = String::new();
-    for i in 0..n {
-        s += &format!(
-            "## Section {i}\n\nSome *emphasis*, **strong** text, `code {i}` and a [link](https://example.com/{i}).\n\n\
-             - item one\n- item two with _more_ words\n\n> a quote {i}\n\n```\nfn f() {{ {i} }}\n```\n\n"
-        );
-    }
-    s
 }
 
 /// The request `qip run -F component=@TARGET -F input=TEXT -u instruction_budget=N` sends.

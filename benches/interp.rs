@@ -1,4 +1,4 @@
-//! Interpreter benchmark: our interpreter against wasmi 2.0 on two workloads.
+//! Interpreter benchmark: our interpreter against wasmi 2.0 on three workloads.
 //!
 //! ```text
 //! cargo bench --bench interp            # BENCH_REPS=N for N timed runs (default 5)
@@ -11,6 +11,10 @@
 //!   MiB, a prime sieve, a sort, a Mandelbrot set). This benchmark builds it first with
 //!   `cargo build --release --target wasm32-unknown-unknown` in its directory (a no-op when up
 //!   to date); `make -C benches/workloads` does the same by hand.
+//! * `markdown-to-html`: a real Content target (`tests/targets/markdown-to-html.wasm`, built by
+//!   `make targets`) rendering a generated Markdown document of about 60 M instructions: the
+//!   input is written at `input_ptr` and `render(len)` is timed; both engines must return the
+//!   same `render` value and the same output bytes.
 //!
 //! For each workload and engine it measures, as the median of the runs:
 //!
@@ -21,21 +25,61 @@
 //!   with plain [`Store::call`] (no observer, no budget); wasmi with its default configuration
 //!   (no fuel), after one untimed warm-up call on another instance so that its lazy
 //!   translation is not part of the time.
+//! * the same execution with ours observed by the page-table recorder (`PageRecorder`, what
+//!   the page-writes component runs), and with wasmi's fuel metering on (`consume_fuel`, the
+//!   fairer peer of a counting interpreter).
 //!
 //! Both engines must return the same value (asserted). `speed ratio` is ours/wasmi speed, i.e.
 //! wasmi's time divided by ours: above 1 means ours is faster.
+
+#[path = "common/markdown.rs"]
+mod markdown;
+use markdown::markdown;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use qip_memory::wasm::{Limits, Module, Store, Value};
+use qip_memory::profile::pages::PageRecorder;
+use qip_memory::wasm::{Limits, Module, NoObserver, Observer, Store, Value};
 
 struct Workload {
     name: &'static str,
     bytes: Vec<u8>,
-    arg: i32,
+    call: Call,
+}
+
+/// What one timed run calls.
+#[derive(Clone)]
+enum Call {
+    /// `run(arg) -> i32`.
+    Run(i32),
+    /// A Content target: the input written at `input_ptr`, then `render(len) -> i64`.
+    Render(Vec<u8>),
+}
+
+impl Call {
+    fn label(&self) -> String {
+        match self {
+            Call::Run(arg) => format!("run({arg})"),
+            Call::Render(input) => format!("render({} bytes of Markdown)", input.len()),
+        }
+    }
+}
+
+/// What a run returned: `run`'s value, or `render`'s value and the output bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Outcome {
+    Run(i32),
+    Render(i64, Vec<u8>),
+}
+
+/// The output a `render` result `r` designates: bits 32..63 are its address, the low 32 bits
+/// its length (QIP's Content contract, docs/content.md).
+fn output_of(memory: &[u8], r: i64) -> Vec<u8> {
+    let (ptr, len) = (((r >> 32) & 0x7fff_ffff) as usize, r as u32 as usize);
+    memory.get(ptr..ptr + len).map(<[u8]>::to_vec).unwrap_or_default()
 }
 
 fn manifest_dir() -> &'static Path {
@@ -85,8 +129,47 @@ fn limits() -> Limits {
     Limits::default().with_max_module_bytes(64 << 20)
 }
 
-/// Ours: (load times, run times, result, instructions of one run).
-fn bench_ours(w: &Workload, reps: usize) -> (Vec<Duration>, Vec<Duration>, i32, u64) {
+/// One call of ours on a fresh instance: (time, outcome, instructions), observed by `obs`.
+fn call_ours<O: Observer>(module: &Arc<Module>, call: &Call, obs: &mut O) -> (Duration, Outcome, u64) {
+    let mut store = Store::new(limits());
+    let inst = store.instantiate(module.clone(), &[]).expect("ours instantiates the workload");
+    let getter = |store: &mut Store, name: &str| {
+        let f = store.get_func(inst, name).unwrap_or_else(|| panic!("the target exports {name}"));
+        match store.call(f, &[]).expect("a getter returns").as_slice() {
+            [Value::I32(v)] => *v as u32,
+            other => panic!("{name} returned {other:?}"),
+        }
+    };
+    let (f, args) = match call {
+        Call::Run(arg) => {
+            (store.get_func(inst, "run").expect("the workload exports run"), vec![Value::I32(*arg)])
+        }
+        Call::Render(input) => {
+            let at = getter(&mut store, "input_ptr") as usize;
+            let memory = store.instance_memory(inst).expect("a memory");
+            store.memory_data_mut(memory)[at..at + input.len()].copy_from_slice(input);
+            (store.get_func(inst, "render").expect("exports render"), vec![Value::I32(input.len() as i32)])
+        }
+    };
+    store.reset_counters();
+    let t = Instant::now();
+    let r = store.call_observed(f, &args, obs);
+    let elapsed = t.elapsed();
+    let instructions = store.counters().instructions;
+    let outcome = match (call, r.expect("ours runs the workload").as_slice()) {
+        (Call::Run(_), [Value::I32(v)]) => Outcome::Run(*v),
+        (Call::Render(_), [Value::I64(r)]) => {
+            let memory = store.instance_memory(inst).expect("a memory");
+            Outcome::Render(*r, output_of(store.memory_data(memory), *r))
+        }
+        (_, other) => panic!("the workload returned {other:?}"),
+    };
+    (elapsed, outcome, instructions)
+}
+
+/// Ours: (load times, plain run times, run times observed by the page table recorder, outcome,
+/// instructions of one run).
+fn bench_ours(w: &Workload, reps: usize) -> (Vec<Duration>, Vec<Duration>, Vec<Duration>, Outcome, u64) {
     let mut loads = Vec::new();
     let mut module = None;
     for _ in 0..load_reps(reps) {
@@ -96,34 +179,36 @@ fn bench_ours(w: &Workload, reps: usize) -> (Vec<Duration>, Vec<Duration>, i32, 
         module = Some(Arc::new(m));
     }
     let module = module.expect("at least one load");
-    let mut runs = Vec::new();
-    let mut result = None;
+    let (mut runs, mut observed) = (Vec::new(), Vec::new());
+    let mut result: Option<Outcome> = None;
     let mut instructions = 0;
     for _ in 0..reps {
-        let mut store = Store::new(limits());
-        let inst = store.instantiate(module.clone(), &[]).expect("ours instantiates the workload");
-        let run = store.get_func(inst, "run").expect("the workload exports run");
-        store.reset_counters();
-        let t = Instant::now();
-        let r = store.call(run, &[Value::I32(w.arg)]);
-        runs.push(t.elapsed());
-        let r = match r.expect("ours runs the workload").as_slice() {
-            [Value::I32(v)] => *v,
-            other => panic!("run returned {other:?}"),
-        };
-        assert!(result.is_none_or(|x| x == r), "ours is not deterministic");
+        let (d, r, n) = call_ours(&module, &w.call, &mut NoObserver);
+        runs.push(d);
+        assert!(result.as_ref().is_none_or(|x| *x == r), "ours is not deterministic");
         result = Some(r);
-        instructions = store.counters().instructions;
+        instructions = n;
+        let (d, r, n) = call_ours(&module, &w.call, &mut PageRecorder::new());
+        observed.push(d);
+        assert_eq!(Some(&r), result.as_ref(), "observing changed the result");
+        assert_eq!(n, instructions, "observing changed the count");
     }
-    (loads, runs, result.expect("at least one run"), instructions)
+    (loads, runs, observed, result.expect("at least one run"), instructions)
 }
 
-/// wasmi: (lazy load times, eager load times, run times, result).
-fn bench_wasmi(w: &Workload, reps: usize) -> (Vec<Duration>, Vec<Duration>, Vec<Duration>, i32) {
+/// wasmi: (lazy load times, eager load times, run times, run times with fuel metering,
+/// outcome).
+fn bench_wasmi(
+    w: &Workload,
+    reps: usize,
+) -> (Vec<Duration>, Vec<Duration>, Vec<Duration>, Vec<Duration>, Outcome) {
     let engine = wasmi::Engine::default();
     let mut eager_config = wasmi::Config::default();
     eager_config.compilation_mode(wasmi::CompilationMode::Eager);
     let eager_engine = wasmi::Engine::new(&eager_config);
+    let mut fuel_config = wasmi::Config::default();
+    fuel_config.consume_fuel(true);
+    let fuel_engine = wasmi::Engine::new(&fuel_config);
     let mut lazy = Vec::new();
     let mut eager = Vec::new();
     let mut module = None;
@@ -138,23 +223,51 @@ fn bench_wasmi(w: &Workload, reps: usize) -> (Vec<Duration>, Vec<Duration>, Vec<
         module = Some(m);
     }
     let module = module.expect("at least one load");
-    let call = || -> (Duration, i32) {
-        let mut store = wasmi::Store::new(&engine, ());
-        let inst = wasmi::Instance::new(&mut store, &module, &[]).expect("wasmi instantiates the workload");
-        let run =
-            inst.get_typed_func::<i32, i32>(&store, "run").expect("the workload exports run(i32) -> i32");
-        let t = Instant::now();
-        let r = run.call(&mut store, w.arg).expect("wasmi runs the workload");
-        (t.elapsed(), r)
+    let fuel_module = wasmi::Module::new(&fuel_engine, &w.bytes).expect("wasmi loads the workload");
+    let call = |engine: &wasmi::Engine, module: &wasmi::Module, fuel: bool| -> (Duration, Outcome) {
+        let mut store = wasmi::Store::new(engine, ());
+        if fuel {
+            store.set_fuel(u64::MAX).expect("fuel metering is on");
+        }
+        let inst = wasmi::Instance::new(&mut store, module, &[]).expect("wasmi instantiates the workload");
+        match &w.call {
+            Call::Run(arg) => {
+                let run = inst
+                    .get_typed_func::<i32, i32>(&store, "run")
+                    .expect("the workload exports run(i32) -> i32");
+                let t = Instant::now();
+                let r = run.call(&mut store, *arg).expect("wasmi runs the workload");
+                (t.elapsed(), Outcome::Run(r))
+            }
+            Call::Render(input) => {
+                let getter = |store: &mut wasmi::Store<()>, name: &str| {
+                    let f = inst.get_typed_func::<(), i32>(&*store, name).expect("a getter");
+                    f.call(store, ()).expect("a getter returns") as u32
+                };
+                let at = getter(&mut store, "input_ptr") as usize;
+                let memory = inst.get_memory(&store, "memory").expect("exports memory");
+                memory.data_mut(&mut store)[at..at + input.len()].copy_from_slice(input);
+                let render = inst.get_typed_func::<i32, i64>(&store, "render").expect("exports render");
+                let t = Instant::now();
+                let r = render.call(&mut store, input.len() as i32).expect("wasmi renders");
+                let elapsed = t.elapsed();
+                (elapsed, Outcome::Render(r, output_of(memory.data(&store), r)))
+            }
+        }
     };
-    let (_, first) = call(); // warm-up: lazy translation happens here
-    let mut runs = Vec::new();
+    // Warm-up: lazy translation happens here.
+    let (_, first) = call(&engine, &module, false);
+    let _ = call(&fuel_engine, &fuel_module, true);
+    let (mut runs, mut fueled) = (Vec::new(), Vec::new());
     for _ in 0..reps {
-        let (d, r) = call();
+        let (d, r) = call(&engine, &module, false);
         assert_eq!(r, first, "wasmi is not deterministic");
         runs.push(d);
+        let (d, r) = call(&fuel_engine, &fuel_module, true);
+        assert_eq!(r, first, "fuel metering changed wasmi's result");
+        fueled.push(d);
     }
-    (lazy, eager, runs, first)
+    (lazy, eager, runs, fueled, first)
 }
 
 fn rustc_version() -> String {
@@ -195,17 +308,28 @@ fn main() {
     };
     let checksum =
         wat::parse_file(manifest_dir().join("benches/workloads/checksum.wat")).expect("parse checksum.wat");
+    let markdown_target = std::fs::read(manifest_dir().join("tests/targets/markdown-to-html.wasm"))
+        .expect("tests/targets/markdown-to-html.wasm (make targets)");
     let workloads = [
-        Workload { name: "checksum.wat", bytes: checksum, arg: 32 },
-        Workload { name: "rust-program", bytes: build_rust_program(), arg: 48 },
+        Workload { name: "checksum.wat", bytes: checksum, call: Call::Run(32) },
+        Workload { name: "rust-program", bytes: build_rust_program(), call: Call::Run(48) },
+        Workload {
+            name: "markdown-to-html",
+            bytes: markdown_target,
+            call: Call::Render(markdown(if smoke { 3 } else { 900 }).into_bytes()),
+        },
     ];
     if smoke {
         for w in &workloads {
-            let w = Workload { name: w.name, bytes: w.bytes.clone(), arg: 1 };
-            let (_, _, ours, instructions) = bench_ours(&w, 1);
-            let (_, _, _, wasmi) = bench_wasmi(&w, 1);
+            let call = match &w.call {
+                Call::Run(_) => Call::Run(1),
+                render => render.clone(),
+            };
+            let w = Workload { name: w.name, bytes: w.bytes.clone(), call };
+            let (_, _, _, ours, instructions) = bench_ours(&w, 1);
+            let (_, _, _, _, wasmi) = bench_wasmi(&w, 1);
             assert_eq!(ours, wasmi, "{}: the engines disagree on the result", w.name);
-            println!("{} run(1): both engines return {ours} ({instructions} instructions)", w.name);
+            println!("{} {}: both engines agree ({instructions} instructions)", w.name, w.call.label());
         }
         println!("smoke run only (timing needs `cargo bench --bench interp`)");
         return;
@@ -224,13 +348,19 @@ fn main() {
     );
     println!("median of {reps} runs (loads: of {} runs)", load_reps(reps));
     for w in &workloads {
-        let (o_load, o_run, o_result, instructions) = bench_ours(w, reps);
-        let (w_lazy, w_eager, w_run, w_result) = bench_wasmi(w, reps);
+        let (o_load, o_run, o_observed, o_result, instructions) = bench_ours(w, reps);
+        let (w_lazy, w_eager, w_run, w_fuel, w_result) = bench_wasmi(w, reps);
         assert_eq!(o_result, w_result, "{}: the engines disagree on the result", w.name);
-        let (o_load, o_run) = (median(o_load), median(o_run));
-        let (w_lazy, w_eager, w_run) = (median(w_lazy), median(w_eager), median(w_run));
+        let (o_load, o_run, o_observed) = (median(o_load), median(o_run), median(o_observed));
+        let (w_lazy, w_eager, w_run, w_fuel) =
+            (median(w_lazy), median(w_eager), median(w_run), median(w_fuel));
+        let result = match &o_result {
+            Outcome::Run(v) => v.to_string(),
+            Outcome::Render(r, out) => format!("{r:#x}, {} output bytes", out.len()),
+        };
+        let mips = |d: Duration| instructions as f64 / d.as_secs_f64() / 1e6;
         println!();
-        println!("{} run({}) ({} bytes) -> {} (both engines)", w.name, w.arg, w.bytes.len(), o_result);
+        println!("{} {} ({} bytes) -> {result} (both engines)", w.name, w.call.label(), w.bytes.len());
         println!(
             "  load:      ours {:>10}   wasmi {:>10} (lazy, default) / {:>10} (eager)   ours/wasmi-eager speed {:.2}",
             secs(o_load),
@@ -243,12 +373,25 @@ fn main() {
             secs(o_run),
             secs(w_run),
             instructions,
-            instructions as f64 / o_run.as_secs_f64() / 1e6,
-            instructions as f64 / w_run.as_secs_f64() / 1e6
+            mips(o_run),
+            mips(w_run)
         );
         println!(
-            "  speed ratio ours/wasmi (= wasmi time / our time): {:.2}",
-            w_run.as_secs_f64() / o_run.as_secs_f64()
+            "  observed:  ours with the page-table recorder {:>10} ({:.1} M instr/s, {:+.0} % over plain)",
+            secs(o_observed),
+            mips(o_observed),
+            (o_observed.as_secs_f64() / o_run.as_secs_f64() - 1.0) * 100.0
+        );
+        println!(
+            "  fuel:      wasmi with fuel metering {:>10} ({:.1} M instr/s)",
+            secs(w_fuel),
+            mips(w_fuel)
+        );
+        println!(
+            "  speed ratio ours/wasmi (= wasmi time / our time): {:.2}; against wasmi with fuel {:.2}; observed ours against wasmi with fuel {:.2}",
+            w_run.as_secs_f64() / o_run.as_secs_f64(),
+            w_fuel.as_secs_f64() / o_run.as_secs_f64(),
+            w_fuel.as_secs_f64() / o_observed.as_secs_f64()
         );
     }
 }

@@ -13,6 +13,10 @@
 //! the `peak_alloc` crate's allocator.
 //! `make targets` must have built `tests/targets/*.wasm`.
 
+#[path = "common/markdown.rs"]
+mod markdown;
+use markdown::markdown;
+
 use std::time::{Duration, Instant};
 
 use peak_alloc::PeakAlloc;
@@ -82,18 +86,6 @@ impl Rounds {
 fn target(name: &str) -> Vec<u8> {
     let path = format!("{}/tests/targets/{name}.wasm", env!("CARGO_MANIFEST_DIR"));
     std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e} (run `make targets` first)"))
-}
-
-/// A Markdown document of about `n` sections with headings, lists, emphasis, links and code.
-fn markdown(n: usize) -> String {
-    let mut s = String::new();
-    for i in 0..n {
-        s += &format!(
-            "## Section {i}\n\nSome *emphasis*, **strong** text, `code {i}` and a [link](https://example.com/{i}).\n\n\
-             - item one\n- item two with _more_ words\n\n> a quote {i}\n\n```\nfn f() {{ {i} }}\n```\n\n"
-        );
-    }
-    s
 }
 
 fn main() {
