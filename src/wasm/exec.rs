@@ -599,6 +599,27 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                     taken_loop!(t, refund);
                 }
             }
+            Op::IncBrIfLoopLtU { i, step, n, pc: t, refund } => {
+                let v = get!(u32, i).wrapping_add(step as i32 as u32);
+                r!(i) = <u32 as Slot>::put(v);
+                if v < get!(u32, n) {
+                    taken_loop!(t, refund);
+                }
+            }
+            Op::IncBrIfLoopLtS { i, step, n, pc: t, refund } => {
+                let v = get!(i32, i).wrapping_add(step as i32);
+                r!(i) = <i32 as Slot>::put(v);
+                if v < get!(i32, n) {
+                    taken_loop!(t, refund);
+                }
+            }
+            Op::IncBrIfLoopNe { i, step, n, pc: t, refund } => {
+                let v = get!(u32, i).wrapping_add(step as i32 as u32);
+                r!(i) = <u32 as Slot>::put(v);
+                if v != get!(u32, n) {
+                    taken_loop!(t, refund);
+                }
+            }
             Op::BrIfLoopCmpImm { op, a, imm, pc: t, refund } => {
                 if eval_binop(op, r!(a), imm_bits(imm)) as u32 != 0 {
                     taken_loop!(t, refund);

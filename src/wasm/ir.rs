@@ -328,6 +328,14 @@ macro_rules! op_table {
             BrIfLoopCmp { op: Binop = kind, a: Slot = src, b: Slot = src, pc: u32 = back, refund: u32 = refund };
             /// `br_if` back to a loop on a fused comparison with a constant right operand.
             BrIfLoopCmpImm { op: Binop = kind, a: Slot = src, imm: u32 = imm, pc: u32 = back, refund: u32 = refund };
+            /// A loop's counting tail `i += step; br_if (i <u n) loop` in one op: `i` is a local
+            /// the add writes and the comparison reads (superinstructions of `I32AddImm` and
+            /// `BrIfLoopCmp`; `step` is the add's constant, fitting 16 bits signed).
+            IncBrIfLoopLtU { i: Slot = dst, step: i16 = imm, n: Slot = src, pc: u32 = back, refund: u32 = refund };
+            /// As [`Op::IncBrIfLoopLtU`] with a signed comparison `i <s n`.
+            IncBrIfLoopLtS { i: Slot = dst, step: i16 = imm, n: Slot = src, pc: u32 = back, refund: u32 = refund };
+            /// As [`Op::IncBrIfLoopLtU`] with `i != n`.
+            IncBrIfLoopNe { i: Slot = dst, step: i16 = imm, n: Slot = src, pc: u32 = back, refund: u32 = refund };
             /// `br_if` to a loop, nothing to move.
             BrIfLoop { cond: Slot = src, pc: u32 = back, refund: u32 = refund };
             /// `br_if` with values to move or to the function label.

@@ -455,6 +455,29 @@ impl<'m> Translator<'m> {
         }
     }
 
+    /// For a loop branch on `op(i, n)`: if the op before it (after the last label) is
+    /// `i += step` on the same slot with a 16-bit step and `op` is `<u`, `<s` or `!=`, removes
+    /// the add and returns the superinstruction's constructor and the step.
+    #[allow(clippy::type_complexity)]
+    fn take_increment(&mut self, op: ir::Binop, i: Slot) -> Option<(fn(Slot, i16, Slot, u32) -> Op, i16)> {
+        let make: fn(Slot, i16, Slot, u32) -> Op = match op {
+            ir::Binop::I32LtU => |i, step, n, pc| Op::IncBrIfLoopLtU { i, step, n, pc, refund: 0 },
+            ir::Binop::I32LtS => |i, step, n, pc| Op::IncBrIfLoopLtS { i, step, n, pc, refund: 0 },
+            ir::Binop::I32Ne => |i, step, n, pc| Op::IncBrIfLoopNe { i, step, n, pc, refund: 0 },
+            _ => return None,
+        };
+        let last = self.f.code.len().checked_sub(1).filter(|&l| l >= self.label_pc)?;
+        let Op::I32AddImm { dst, a, imm } = self.f.code[last] else { return None };
+        let step = i16::try_from(imm as i32).ok()?;
+        if dst != i || a != i {
+            return None;
+        }
+        self.f.code.pop();
+        self.f.cum.pop();
+        self.f.idx.pop();
+        Some((make, step))
+    }
+
     fn emit_br_if(&mut self, depth: u32, cond: Slot) {
         let fused = self.take_condition(cond);
         let (ci, t) = self.branch_target(depth);
@@ -462,7 +485,14 @@ impl<'m> Translator<'m> {
         let (pc, refund) = (t.pc, 0);
         match (t.kind, fused) {
             (TargetKind::Loop, Some(Op::Binop { op, a, b, .. })) if !moves => {
-                self.emit_cond(Op::BrIfLoopCmp { op, a, b, pc, refund });
+                match self.take_increment(op, a) {
+                    Some((make, step)) => {
+                        self.emit_cond(make(a, step, b, pc));
+                    }
+                    None => {
+                        self.emit_cond(Op::BrIfLoopCmp { op, a, b, pc, refund });
+                    }
+                }
             }
             (TargetKind::Loop, Some(Op::BinopImm { op, a, imm, .. })) if !moves => {
                 self.emit_cond(Op::BrIfLoopCmpImm { op, a, imm, pc, refund });
