@@ -20,6 +20,18 @@ soak:
 	  $(CARGO) test --profile test-opt --test differential differential_against_wasmi -- --nocapture \
 	  2>&1 | tee target/soak.log | grep -E '^(OURS WRONG|UNDECIDED|peer |progress:|differential:|[0-9]+ seeds,)'
 
+# The same comparison as a libFuzzer target (fuzz/fuzz_targets/differential.rs), for
+# FUZZ_SECONDS (an hour by default), ending with libFuzzer's final statistics. Needs nightly and
+# cargo-fuzz. The corpus grows in fuzz/corpus/differential/, a failing input is saved in
+# fuzz/artifacts/differential/. FUZZ_FLAGS passes more libFuzzer options, e.g.
+# `-max_len=16384 -len_control=0` to start with modules the size of the test's (docs/testing.md).
+FUZZ_SECONDS ?= 3600
+FUZZ_FLAGS ?=
+.PHONY: fuzz-differential
+fuzz-differential:
+	cd fuzz && cargo +nightly fuzz run differential -- -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=4096 \
+	  -print_final_stats=1 $(FUZZ_FLAGS)
+
 # Everything CI checks. Tests run in release: the spec suite and the differential test are
 # faster that way than their debug build is slow. tests/components.rs needs the test targets
 # and the components (it builds a missing one with make itself, but not a stale one).

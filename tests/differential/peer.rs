@@ -128,6 +128,8 @@ impl Engine {
 thread_local! {
     /// Set by [`with_raw_wasmi`].
     static RAW: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// How many [`guarded`] calls this thread is inside.
+    static GUARDED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
 /// Runs `f` with wasmi given the modules as they are, without the select workaround.
@@ -140,10 +142,21 @@ pub fn with_raw_wasmi<T>(f: impl FnOnce() -> T) -> T {
 
 /// Runs `f`, turning a panic into [`PeerError::Panicked`] with the panic's message.
 pub fn guarded<T>(f: impl FnOnce() -> Result<T, PeerError>) -> Result<T, PeerError> {
-    match catch_unwind(AssertUnwindSafe(f)) {
+    GUARDED.set(GUARDED.get() + 1);
+    let r = catch_unwind(AssertUnwindSafe(f));
+    GUARDED.set(GUARDED.get() - 1);
+    match r {
         Ok(r) => r,
         Err(payload) => Err(PeerError::Panicked(panic_message(&*payload))),
     }
+}
+
+/// Whether this thread runs inside [`guarded`], so that a panic now is a peer's and will be
+/// caught. The fuzz target's panic hook asks: libFuzzer's hook aborts on every panic, caught or
+/// not, and must see only the others (ours, the harness's).
+#[allow(dead_code)] // used by fuzz/fuzz_targets/differential.rs, not by the test
+pub fn inside_guarded() -> bool {
+    GUARDED.get() > 0
 }
 
 /// The text of a panic payload (`panic!` gives a `&str` or a `String`).
