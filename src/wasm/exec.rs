@@ -202,6 +202,20 @@ fn eval_binop(op: Binop, a: u128, b: u128) -> u128 {
     super::ir::for_each_binop!(ex_binop)
 }
 
+/// A trapping binop on slot bits, out of line for a divisor in a register: only the
+/// constant-divisor form ([`Op::TrapBinopImm`], the one compiled loops use) is inlined into the
+/// loop, which keeps one inlined copy of the eight operations per copy of the loop (the size of
+/// the Content components); a division by a variable costs more than the call.
+#[inline(never)]
+fn eval_trap_binop(op: TrapBinop, a: u128, b: u128) -> Result<u128, TrapKind> {
+    macro_rules! ex_trap_binop {
+        ($($name:ident ( $ta:ty, $tb:ty ) -> $out:ty = |$x:ident, $y:ident| $e:expr;)*) => {
+            match op { $( TrapBinop::$name => { let $x = <$ta as Slot>::get(a); let $y = <$tb as Slot>::get(b); $e.map(<$out as Slot>::put) } )* }
+        };
+    }
+    super::ir::for_each_trap_binop!(ex_trap_binop)
+}
+
 /// The slot bits of a binop immediate: sign-extended from 32 bits (`Op::BinopImm`).
 #[inline(always)]
 fn imm_bits(imm: u32) -> u128 {
@@ -957,14 +971,10 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             Op::I64NeImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I64Ne, r!(a), imm_bits(imm)),
             Op::I64LtU { dst, a, b } => r!(dst) = eval_binop(Binop::I64LtU, r!(a), r!(b)),
             Op::I64LtUImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I64LtU, r!(a), imm_bits(imm)),
-            Op::TrapBinop { op, dst, a, b } => {
-                macro_rules! ex_trap_binop {
-                    ($($name:ident ( $ta:ty, $tb:ty ) -> $out:ty = |$x:ident, $y:ident| $e:expr;)*) => {
-                        match op { $( TrapBinop::$name => { let $x = get!($ta, a); let $y = get!($tb, b); match $e { Ok(v) => r!(dst) = <$out as Slot>::put(v), Err(k) => trap!(k) } } )* }
-                    };
-                }
-                super::ir::for_each_trap_binop!(ex_trap_binop);
-            }
+            Op::TrapBinop { op, dst, a, b } => match eval_trap_binop(op, r!(a), r!(b)) {
+                Ok(v) => r!(dst) = v,
+                Err(k) => trap!(k),
+            },
             Op::TrapBinopImm { op, dst, a, imm } => {
                 let b = imm_bits(imm);
                 macro_rules! ex_trap_binop_imm {
