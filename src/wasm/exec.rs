@@ -15,8 +15,8 @@ use super::error::{ExecError, FuncIndex, ModuleOffset, SignatureMismatch, Trap, 
 use super::ir::{Binop, FRAME_SLOTS, Op, TargetKind, TrapBinop, TrapUnop, Unop};
 use super::module::CompiledFunc;
 use super::num;
+use super::num::simd;
 use super::observe::Observer;
-use super::simd;
 use super::store::{Caller, Func, FuncKind, InstanceData, MemoryInst, Store};
 use super::value::Value;
 use alloc::boxed::Box;

@@ -20,7 +20,6 @@ mod limits;
 mod module;
 pub(crate) mod num;
 mod observe;
-pub(crate) mod simd;
 mod store;
 mod translate;
 mod value;

@@ -15,7 +15,8 @@ use super::error::{Limit, LoadError, Unsupported};
 use super::ir::{self, BranchTarget, FRAME_SLOTS, LoadKind, Op, Slot, TargetKind};
 use super::limits::Limits;
 use super::module::{CompiledFunc, Getter, Module};
-use super::simd;
+
+mod simd;
 
 /// Where an operand is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

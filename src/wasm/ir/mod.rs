@@ -11,7 +11,9 @@
 //! inside the run (`cum`), so the exact count is known at a trap, at a write (for observers) and
 //! at the exact point where the budget runs out (docs/counting.md).
 
-use super::simd::{
+pub(crate) mod simd;
+
+use simd::{
     SimdBinary, SimdExtract, SimdLoad, SimdReplace, SimdShift, SimdSplat, SimdTernary, SimdTest, SimdUnary,
 };
 
@@ -290,7 +292,7 @@ pub(crate) enum TargetKind {
 /// * `kind`: which operation of a family (an enum such as [`Binop`]);
 /// * `imm`: any other immediate: an index, a count, constant bits, a static memory offset.
 ///
-/// From it [`define_op`] generates the `Op` enum, [`Op::name`], the role accessors and the
+/// From it `define_op!` generates the `Op` enum, [`Op::name`], the role accessors and the
 /// `Display` disassembler. Fuel is not a per-op cost: every op belongs to the fuel block its
 /// [`Op::Fuel`] charged, and the translator's `cum`/`idx` side tables give each op's place in
 /// it (docs/counting.md, "Fuel blocks").
