@@ -6,6 +6,12 @@
 //! checks before every op whether that op's instruction still fits, so that a run stops after
 //! exactly `budget` instructions. At a trap the count is corrected to the trapping
 //! instruction with the op's position in its block.
+//!
+//! This module is the loop and its control flow (branches, calls, returns, the budget). The
+//! data side of the instructions lives beside it, one concern per module: [`memory`] (every
+//! linear-memory access: effective address, bounds, access counters, observer events),
+//! [`table`] (the table instructions), and the pure value semantics in `num` (scalar and
+//! SIMD lane math).
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -20,6 +26,9 @@ use super::observe::Observer;
 use super::store::{Caller, Func, FuncKind, InstanceData, MemoryInst, Store};
 use super::value::Value;
 use alloc::boxed::Box;
+
+mod memory;
+mod table;
 
 /// A suspended caller.
 #[derive(Debug, Clone, Copy)]
@@ -220,12 +229,6 @@ fn eval_trap_binop(op: TrapBinop, a: u128, b: u128) -> Result<u128, TrapKind> {
 #[inline(always)]
 fn imm_bits(imm: u32) -> u128 {
     imm as i32 as i64 as u64 as u128
-}
-
-#[inline(always)]
-fn ea(addr: u128, offset: u32, width: u64, len: usize) -> Option<usize> {
-    let ea = addr as u32 as u64 + offset as u64;
-    if ea + width > len as u64 { None } else { Some(ea as usize) }
 }
 
 #[inline(always)]
@@ -450,34 +453,6 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             }
         }};
     }
-    macro_rules! load {
-        ($addr:expr, $offset:expr, $w:expr) => {{
-            match ea(r!($addr), $offset, $w as u64, mem.data.len()) {
-                Some(a) => {
-                    counters.memory_reads += 1;
-                    if O::ENABLED {
-                        obs.load(a as u64, $w as u32, exact!());
-                    }
-                    a
-                }
-                None => trap!(TrapKind::MemoryOutOfBounds),
-            }
-        }};
-    }
-    macro_rules! store_at {
-        ($addr:expr, $offset:expr, $w:expr) => {{
-            match ea(r!($addr), $offset, $w as u64, mem.data.len()) {
-                Some(a) => {
-                    counters.memory_writes += 1;
-                    if O::ENABLED {
-                        obs.store(a as u64, $w as u32, exact!());
-                    }
-                    a
-                }
-                None => trap!(TrapKind::MemoryOutOfBounds),
-            }
-        }};
-    }
     // A taken conditional branch to a block: hand back the rest of the fuel block.
     macro_rules! taken {
         ($t:expr, $refund:expr) => {{
@@ -498,37 +473,47 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             continue;
         }};
     }
-    // A load of `$w` bytes as the little-endian integer type `$t`: one bounds check.
-    macro_rules! load_le {
-        ($addr:expr, $offset:expr, $w:literal, $t:ty) => {{
-            let ea = get!(u32, $addr) as u64 + $offset as u64;
-            let bytes =
-                usize::try_from(ea).ok().and_then(|a| mem.data.get(a..)).and_then(|d| d.first_chunk::<$w>());
-            let Some(bytes) = bytes else { trap!(TrapKind::MemoryOutOfBounds) };
-            let v = <$t>::from_le_bytes(*bytes);
-            counters.memory_reads += 1;
-            if O::ENABLED {
-                obs.load(ea, $w, exact!());
-            }
-            v
-        }};
+    // The exact instruction count, for an observer's event (computed only when it is enabled).
+    macro_rules! at {
+        () => {
+            || block_base + body.cum[pc] as u64
+        };
     }
-    // A store of the low `$w` bytes of slot `$value`: one bounds check.
-    macro_rules! store_le {
-        ($addr:expr, $value:expr, $offset:expr, $w:literal, $t:ty) => {{
-            let v = r!($value) as $t;
-            let ea = get!(u32, $addr) as u64 + $offset as u64;
-            let d = usize::try_from(ea)
-                .ok()
-                .and_then(|a| mem.data.get_mut(a..))
-                .and_then(|d| d.first_chunk_mut::<$w>());
-            let Some(d) = d else { trap!(TrapKind::MemoryOutOfBounds) };
-            *d = v.to_le_bytes();
-            counters.memory_writes += 1;
-            if O::ENABLED {
-                obs.store(ea, $w, exact!());
+    // The value of a memory or table access, or its trap.
+    macro_rules! tri {
+        ($e:expr) => {
+            match $e {
+                Ok(v) => v,
+                Err(k) => trap!(k),
             }
-        }};
+        };
+    }
+    // A load of `$w` bytes as the little-endian integer type `$t`.
+    macro_rules! load_le {
+        ($addr:expr, $offset:expr, $w:literal, $t:ty) => {
+            <$t>::from_le_bytes(tri!(memory::load::<$w, O>(
+                &mem.data,
+                get!(u32, $addr),
+                $offset,
+                counters,
+                obs,
+                at!()
+            )))
+        };
+    }
+    // A store of the low `$w` bytes of slot `$value`.
+    macro_rules! store_le {
+        ($addr:expr, $value:expr, $offset:expr, $w:literal, $t:ty) => {
+            tri!(memory::store::<$w, O>(
+                &mut mem.data,
+                get!(u32, $addr),
+                $offset,
+                (r!($value) as $t).to_le_bytes(),
+                counters,
+                obs,
+                at!()
+            ))
+        };
     }
 
     loop {
@@ -664,13 +649,8 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 enter!(inst.funcs[func as usize], args, false);
             }
             Op::CallIndirect { ty, table, index, args } => {
-                let i = get!(u32, index) as usize;
                 let tab = &tables[inst.tables[table as usize] as usize];
-                let Some(&e) = tab.elems.get(i) else { trap!(TrapKind::UndefinedElement) };
-                if e == 0 {
-                    trap!(TrapKind::UninitializedElement);
-                }
-                let callee = (e - 1) as u32;
+                let callee = tri!(table::callee(tab, get!(u32, index)));
                 if funcs[callee as usize].type_id != inst.type_ids[ty as usize] {
                     trap!(TrapKind::IndirectCallTypeMismatch);
                 }
@@ -716,90 +696,56 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             Op::Store64 { addr, value, offset } => store_le!(addr, value, offset, 8, u64),
             Op::Store128 { addr, value, offset } => store_le!(addr, value, offset, 16, u128),
             Op::SimdLoad { kind, dst, addr, offset } => {
-                let w = kind.width();
-                let a = load!(addr, offset, w);
-                let mut raw = [0u8; 8];
-                raw[..w as usize].copy_from_slice(&mem.data[a..a + w as usize]);
-                r!(dst) = simd::load_transform(kind, u64::from_le_bytes(raw));
+                let raw = memory::load_narrow(
+                    &mem.data,
+                    get!(u32, addr),
+                    offset,
+                    kind.width(),
+                    counters,
+                    obs,
+                    at!(),
+                );
+                r!(dst) = simd::load_transform(kind, tri!(raw) as u64);
             }
             Op::LoadLane { width, lane, dst, addr, offset, vec } => {
                 let v = r!(vec);
-                let a = load!(addr, offset, width);
-                let mut raw = [0u8; 16];
-                raw[..width as usize].copy_from_slice(&mem.data[a..a + width as usize]);
-                let x = u128::from_le_bytes(raw);
+                let x = tri!(memory::load_narrow(
+                    &mem.data,
+                    get!(u32, addr),
+                    offset,
+                    width as u32,
+                    counters,
+                    obs,
+                    at!()
+                ));
                 let shift = lane as u32 * width as u32 * 8;
                 let mask = lane_mask(width as u32) << shift;
                 r!(dst) = (v & !mask) | (x << shift);
             }
             Op::StoreLane { width, lane, addr, vec, offset } => {
-                let v = r!(vec);
-                let a = store_at!(addr, offset, width);
-                let shift = lane as u32 * width as u32 * 8;
-                let x = (v >> shift) & lane_mask(width as u32);
-                mem.data[a..a + width as usize].copy_from_slice(&x.to_le_bytes()[..width as usize]);
+                let x = r!(vec) >> (lane as u32 * width as u32 * 8);
+                let a = get!(u32, addr);
+                tri!(memory::store_narrow(&mut mem.data, a, offset, width as u32, x, counters, obs, at!()));
             }
-            Op::MemorySize { dst } => r!(dst) = (mem.data.len() / 65536) as u128,
-            Op::MemoryGrow { dst, delta } => {
-                let d = get!(u32, delta) as u64;
-                let old = mem.data.len() as u64 / 65536;
-                r!(dst) = if old + d > mem.max_pages {
-                    u32::MAX as u128
-                } else {
-                    mem.data.resize(((old + d) * 65536) as usize, 0);
-                    old as u128
-                };
-            }
+            Op::MemorySize { dst } => r!(dst) = memory::size(mem) as u128,
+            Op::MemoryGrow { dst, delta } => r!(dst) = memory::grow(mem, get!(u32, delta)) as u128,
             Op::MemoryCopy { dst, src, len } => {
-                let (d, s, n) = (get!(u32, dst) as u64, get!(u32, src) as u64, get!(u32, len) as u64);
-                let size = mem.data.len() as u64;
-                if s + n > size || d + n > size {
-                    trap!(TrapKind::MemoryOutOfBounds);
-                }
-                if n > 0 {
-                    counters.memory_reads += 1;
-                    counters.memory_writes += 1;
-                    if O::ENABLED {
-                        obs.copy(d, s, n, exact!());
-                    }
-                    mem.data.copy_within(s as usize..(s + n) as usize, d as usize);
-                }
+                let args = (get!(u32, dst), get!(u32, src), get!(u32, len));
+                tri!(memory::copy(&mut mem.data, args, counters, obs, at!()));
             }
             Op::MemoryFill { dst, value, len } => {
-                let (d, v, n) = (get!(u32, dst) as u64, get!(u32, value) as u8, get!(u32, len) as u64);
-                if d + n > mem.data.len() as u64 {
-                    trap!(TrapKind::MemoryOutOfBounds);
-                }
-                if n > 0 {
-                    counters.memory_writes += 1;
-                    if O::ENABLED {
-                        obs.fill(d, n, exact!());
-                    }
-                    mem.data[d as usize..(d + n) as usize].fill(v);
-                }
+                let args = (get!(u32, dst), get!(u32, value) as u8, get!(u32, len));
+                tri!(memory::fill(&mut mem.data, args, counters, obs, at!()));
             }
             Op::MemoryInit { seg, dst, src, len } => {
-                let (d, s, n) = (get!(u32, dst) as u64, get!(u32, src) as u64, get!(u32, len) as u64);
-                let iidx = match funcs[st.func as usize].kind {
-                    FuncKind::Wasm { instance, .. } => instance as usize,
-                    FuncKind::Host { .. } => unreachable!(),
-                };
+                let args = (get!(u32, dst), get!(u32, src), get!(u32, len));
+                let iidx = instance_index(funcs[st.func as usize].kind);
                 let data: &[u8] = if segments[iidx].datas_dropped[seg as usize] {
                     &[]
                 } else {
                     &inst.module.datas[seg as usize].bytes
                 };
-                if s + n > data.len() as u64 || d + n > mem.data.len() as u64 {
-                    trap!(TrapKind::MemoryOutOfBounds);
-                }
-                if n > 0 {
-                    counters.memory_writes += 1;
-                    if O::ENABLED {
-                        obs.fill(d, n, exact!());
-                    }
-                    mem.data[d as usize..(d + n) as usize]
-                        .copy_from_slice(&data[s as usize..(s + n) as usize]);
-                }
+                tri!(memory::init(&mut mem.data, data, args, counters, obs, at!()));
             }
             Op::DataDrop { seg } => {
                 let iidx = instance_index(funcs[st.func as usize].kind);
@@ -807,68 +753,35 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             }
             Op::TableGet { table, dst, index } => {
                 let tab = &tables[inst.tables[table as usize] as usize];
-                match tab.elems.get(get!(u32, index) as usize) {
-                    Some(&e) => r!(dst) = e as u128,
-                    None => trap!(TrapKind::TableOutOfBounds),
-                }
+                r!(dst) = tri!(table::get(tab, get!(u32, index))) as u128;
             }
             Op::TableSet { table, index, value } => {
-                let v = r!(value) as u64;
                 let tab = &mut tables[inst.tables[table as usize] as usize];
-                match tab.elems.get_mut(get!(u32, index) as usize) {
-                    Some(e) => *e = v,
-                    None => trap!(TrapKind::TableOutOfBounds),
-                }
+                tri!(table::set(tab, get!(u32, index), r!(value) as u64));
             }
             Op::TableSize { table, dst } => {
                 r!(dst) = tables[inst.tables[table as usize] as usize].elems.len() as u128
             }
             Op::TableGrow { table, dst, init, delta } => {
-                let (v, d) = (r!(init) as u64, get!(u32, delta) as u64);
                 let tab = &mut tables[inst.tables[table as usize] as usize];
-                let old = tab.elems.len() as u64;
-                r!(dst) = if old + d > tab.max {
-                    u32::MAX as u128
-                } else {
-                    tab.elems.resize((old + d) as usize, v);
-                    old as u128
-                };
+                r!(dst) = table::grow(tab, r!(init) as u64, get!(u32, delta)) as u128;
             }
             Op::TableFill { table, index, value, len } => {
-                let (i, v, n) = (get!(u32, index) as u64, r!(value) as u64, get!(u32, len) as u64);
                 let tab = &mut tables[inst.tables[table as usize] as usize];
-                if i + n > tab.elems.len() as u64 {
-                    trap!(TrapKind::TableOutOfBounds);
-                }
-                tab.elems[i as usize..(i + n) as usize].fill(v);
+                tri!(table::fill(tab, get!(u32, index), r!(value) as u64, get!(u32, len)));
             }
             Op::TableCopy { pair, args } => {
-                let (dt, t2) = body.pairs[pair as usize];
-                let (d, s, n) =
-                    (get!(u32, args) as u64, get!(u32, args + 1) as u64, get!(u32, args + 2) as u64);
-                let (da, sa) = (inst.tables[dt as usize] as usize, inst.tables[t2 as usize] as usize);
-                if s + n > tables[sa].elems.len() as u64 || d + n > tables[da].elems.len() as u64 {
-                    trap!(TrapKind::TableOutOfBounds);
-                }
-                let (d, s, n) = (d as usize, s as usize, n as usize);
-                if da == sa {
-                    tables[da].elems.copy_within(s..s + n, d);
-                } else {
-                    let tmp: Vec<u64> = tables[sa].elems[s..s + n].to_vec();
-                    tables[da].elems[d..d + n].copy_from_slice(&tmp);
-                }
+                let (dt, st2) = body.pairs[pair as usize];
+                let ends = (inst.tables[dt as usize] as usize, inst.tables[st2 as usize] as usize);
+                let range = (get!(u32, args), get!(u32, args + 1), get!(u32, args + 2));
+                tri!(table::copy(tables, ends, range));
             }
             Op::TableInit { pair, args } => {
                 let (t, seg) = body.pairs[pair as usize];
-                let (d, s, n) =
-                    (get!(u32, args) as u64, get!(u32, args + 1) as u64, get!(u32, args + 2) as u64);
+                let range = (get!(u32, args), get!(u32, args + 1), get!(u32, args + 2));
                 let iidx = instance_index(funcs[st.func as usize].kind);
-                let items = &segments[iidx].elems[seg as usize];
                 let tab = &mut tables[inst.tables[t as usize] as usize];
-                if s + n > items.len() as u64 || d + n > tab.elems.len() as u64 {
-                    trap!(TrapKind::TableOutOfBounds);
-                }
-                tab.elems[d as usize..(d + n) as usize].copy_from_slice(&items[s as usize..(s + n) as usize]);
+                tri!(table::init(tab, &segments[iidx].elems[seg as usize], range));
             }
             Op::ElemDrop { seg } => {
                 let iidx = instance_index(funcs[st.func as usize].kind);

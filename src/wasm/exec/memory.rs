@@ -1,0 +1,206 @@
+//! Every access to linear memory the executor makes, in one place: the effective address and
+//! its bounds check (WebAssembly Core Specification 2.0, section 4.4.7 "Memory
+//! Instructions": `ea = i + memarg.offset`, trapping when `ea + N` exceeds the memory's byte
+//! length), the access counters of docs/counting.md and the observer's event.
+//!
+//! Each function takes the memory's bytes, the counters, the observer and `at`, which gives
+//! the exact instruction count for the observer's event; it is only called when the observer
+//! is enabled, so a plain run computes nothing for it. A failed bounds check returns
+//! [`TrapKind::MemoryOutOfBounds`] and leaves memory, counters and observer untouched.
+
+use crate::wasm::counters::Counters;
+use crate::wasm::error::TrapKind;
+use crate::wasm::observe::Observer;
+use crate::wasm::store::MemoryInst;
+
+/// The bytes of a page (spec 2.0, section 2.5.8: 64 KiB).
+const PAGE: u64 = 65536;
+
+/// The effective address `addr + offset` of an access of `width` bytes, if all of them are
+/// inside a memory of `len` bytes. Computed in 64 bits, so it cannot wrap.
+#[inline(always)]
+fn effective(addr: u32, offset: u32, width: u64, len: usize) -> Result<usize, TrapKind> {
+    let ea = addr as u64 + offset as u64;
+    if ea + width > len as u64 { Err(TrapKind::MemoryOutOfBounds) } else { Ok(ea as usize) }
+}
+
+/// A load of `W` bytes at `addr + offset` (a scalar or `v128.load`), counted as one read.
+#[inline(always)]
+pub(super) fn load<const W: usize, O: Observer>(
+    data: &[u8],
+    addr: u32,
+    offset: u32,
+    counters: &mut Counters,
+    obs: &mut O,
+    at: impl FnOnce() -> u64,
+) -> Result<[u8; W], TrapKind> {
+    let ea = effective(addr, offset, W as u64, data.len())?;
+    let bytes = data[ea..].first_chunk::<W>().ok_or(TrapKind::MemoryOutOfBounds)?;
+    counters.memory_reads += 1;
+    if O::ENABLED {
+        obs.load(ea as u64, W as u32, at());
+    }
+    Ok(*bytes)
+}
+
+/// A store of the `W` bytes `bytes` at `addr + offset`, counted as one write.
+#[inline(always)]
+pub(super) fn store<const W: usize, O: Observer>(
+    data: &mut [u8],
+    addr: u32,
+    offset: u32,
+    bytes: [u8; W],
+    counters: &mut Counters,
+    obs: &mut O,
+    at: impl FnOnce() -> u64,
+) -> Result<(), TrapKind> {
+    let ea = effective(addr, offset, W as u64, data.len())?;
+    let d = data[ea..].first_chunk_mut::<W>().ok_or(TrapKind::MemoryOutOfBounds)?;
+    *d = bytes;
+    counters.memory_writes += 1;
+    if O::ENABLED {
+        obs.store(ea as u64, W as u32, at());
+    }
+    Ok(())
+}
+
+/// A load of `width` bytes (1 to 16, the SIMD transforming and lane loads), returned as a
+/// little-endian integer zero-extended to 128 bits; one read.
+#[inline(always)]
+pub(super) fn load_narrow<O: Observer>(
+    data: &[u8],
+    addr: u32,
+    offset: u32,
+    width: u32,
+    counters: &mut Counters,
+    obs: &mut O,
+    at: impl FnOnce() -> u64,
+) -> Result<u128, TrapKind> {
+    let w = width.min(16) as usize;
+    let ea = effective(addr, offset, w as u64, data.len())?;
+    let mut raw = [0u8; 16];
+    raw[..w].copy_from_slice(&data[ea..ea + w]);
+    counters.memory_reads += 1;
+    if O::ENABLED {
+        obs.load(ea as u64, w as u32, at());
+    }
+    Ok(u128::from_le_bytes(raw))
+}
+
+/// A store of the low `width` bytes (1 to 16) of `value`, little-endian (the SIMD lane
+/// stores); one write.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn store_narrow<O: Observer>(
+    data: &mut [u8],
+    addr: u32,
+    offset: u32,
+    width: u32,
+    value: u128,
+    counters: &mut Counters,
+    obs: &mut O,
+    at: impl FnOnce() -> u64,
+) -> Result<(), TrapKind> {
+    let w = width.min(16) as usize;
+    let ea = effective(addr, offset, w as u64, data.len())?;
+    data[ea..ea + w].copy_from_slice(&value.to_le_bytes()[..w]);
+    counters.memory_writes += 1;
+    if O::ENABLED {
+        obs.store(ea as u64, w as u32, at());
+    }
+    Ok(())
+}
+
+/// `memory.copy` of `n` bytes from `s` to `d` (overlap allowed). Both ranges are checked
+/// before anything moves; a copy of 0 bytes is no access.
+#[inline(always)]
+pub(super) fn copy<O: Observer>(
+    data: &mut [u8],
+    (d, s, n): (u32, u32, u32),
+    counters: &mut Counters,
+    obs: &mut O,
+    at: impl FnOnce() -> u64,
+) -> Result<(), TrapKind> {
+    let (d, s, n) = (d as u64, s as u64, n as u64);
+    let size = data.len() as u64;
+    if s + n > size || d + n > size {
+        return Err(TrapKind::MemoryOutOfBounds);
+    }
+    if n > 0 {
+        counters.memory_reads += 1;
+        counters.memory_writes += 1;
+        if O::ENABLED {
+            obs.copy(d, s, n, at());
+        }
+        data.copy_within(s as usize..(s + n) as usize, d as usize);
+    }
+    Ok(())
+}
+
+/// `memory.fill` of `n` bytes at `d` with the byte `value`.
+#[inline(always)]
+pub(super) fn fill<O: Observer>(
+    data: &mut [u8],
+    (d, value, n): (u32, u8, u32),
+    counters: &mut Counters,
+    obs: &mut O,
+    at: impl FnOnce() -> u64,
+) -> Result<(), TrapKind> {
+    let (d, n) = (d as u64, n as u64);
+    if d + n > data.len() as u64 {
+        return Err(TrapKind::MemoryOutOfBounds);
+    }
+    if n > 0 {
+        counters.memory_writes += 1;
+        if O::ENABLED {
+            obs.fill(d, n, at());
+        }
+        data[d as usize..(d + n) as usize].fill(value);
+    }
+    Ok(())
+}
+
+/// `memory.init`: `n` bytes of the data segment `segment` (empty once dropped) from `s` to
+/// `d`. Counted and observed as a write of the destination range.
+#[inline(always)]
+pub(super) fn init<O: Observer>(
+    data: &mut [u8],
+    segment: &[u8],
+    (d, s, n): (u32, u32, u32),
+    counters: &mut Counters,
+    obs: &mut O,
+    at: impl FnOnce() -> u64,
+) -> Result<(), TrapKind> {
+    let (d, s, n) = (d as u64, s as u64, n as u64);
+    if s + n > segment.len() as u64 || d + n > data.len() as u64 {
+        return Err(TrapKind::MemoryOutOfBounds);
+    }
+    if n > 0 {
+        counters.memory_writes += 1;
+        if O::ENABLED {
+            obs.fill(d, n, at());
+        }
+        data[d as usize..(d + n) as usize].copy_from_slice(&segment[s as usize..(s + n) as usize]);
+    }
+    Ok(())
+}
+
+/// `memory.size` in pages.
+#[inline(always)]
+pub(super) fn size(mem: &MemoryInst) -> u32 {
+    (mem.data.len() as u64 / PAGE) as u32
+}
+
+/// `memory.grow` by `delta` pages: the old size in pages, or `-1` (as `u32::MAX`) when the
+/// memory's maximum (declared, or the store's limit) would be passed. New pages are zero.
+#[inline(always)]
+pub(super) fn grow(mem: &mut MemoryInst, delta: u32) -> u32 {
+    let old = mem.data.len() as u64 / PAGE;
+    let new = old + delta as u64;
+    if new > mem.max_pages {
+        u32::MAX
+    } else {
+        mem.data.resize((new * PAGE) as usize, 0);
+        old as u32
+    }
+}
