@@ -34,11 +34,16 @@ pub(super) fn load<const W: usize, O: Observer>(
     obs: &mut O,
     at: impl FnOnce() -> u64,
 ) -> Result<[u8; W], TrapKind> {
-    let ea = effective(addr, offset, W as u64, data.len())?;
-    let bytes = data[ea..].first_chunk::<W>().ok_or(TrapKind::MemoryOutOfBounds)?;
+    // One bounds check: the `W` bytes from `ea` exist or the access traps.
+    let ea = addr as u64 + offset as u64;
+    let bytes = usize::try_from(ea)
+        .ok()
+        .and_then(|a| data.get(a..))
+        .and_then(|d| d.first_chunk::<W>())
+        .ok_or(TrapKind::MemoryOutOfBounds)?;
     counters.memory_reads += 1;
     if O::ENABLED {
-        obs.load(ea as u64, W as u32, at());
+        obs.load(ea, W as u32, at());
     }
     Ok(*bytes)
 }
@@ -54,12 +59,16 @@ pub(super) fn store<const W: usize, O: Observer>(
     obs: &mut O,
     at: impl FnOnce() -> u64,
 ) -> Result<(), TrapKind> {
-    let ea = effective(addr, offset, W as u64, data.len())?;
-    let d = data[ea..].first_chunk_mut::<W>().ok_or(TrapKind::MemoryOutOfBounds)?;
+    let ea = addr as u64 + offset as u64;
+    let d = usize::try_from(ea)
+        .ok()
+        .and_then(|a| data.get_mut(a..))
+        .and_then(|d| d.first_chunk_mut::<W>())
+        .ok_or(TrapKind::MemoryOutOfBounds)?;
     *d = bytes;
     counters.memory_writes += 1;
     if O::ENABLED {
-        obs.store(ea as u64, W as u32, at());
+        obs.store(ea, W as u32, at());
     }
     Ok(())
 }
