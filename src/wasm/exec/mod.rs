@@ -516,388 +516,380 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
         };
     }
 
+    // A pure unary operation `$op` on slot `$a` into slot `$dst` (`for_each_unop`).
+    macro_rules! ex_unop {
+        ($op:ident, $dst:ident, $a:ident; $($name:ident ( $t:ty ) -> $out:ty = |$arg:ident| $e:expr;)*) => {
+            match $op { $( Unop::$name => { let $arg = get!($t, $a); r!($dst) = <$out as Slot>::put($e); } )* }
+        };
+    }
+    // A unary operation that may trap (`for_each_trap_unop`).
+    macro_rules! ex_trap_unop {
+        ($op:ident, $dst:ident, $a:ident; $($name:ident ( $t:ty ) -> $out:ty = |$arg:ident| $e:expr;)*) => {
+            match $op { $( TrapUnop::$name => { let $arg = get!($t, $a); match $e { Ok(v) => r!($dst) = <$out as Slot>::put(v), Err(k) => trap!(k) } } )* }
+        };
+    }
+    // A trapping binop with the constant right operand `$imm`, inlined (`for_each_trap_binop`).
+    macro_rules! ex_trap_binop_imm {
+        ($op:ident, $dst:ident, $a:ident, $imm:ident; $($name:ident ( $ta:ty, $tb:ty ) -> $out:ty = |$x:ident, $y:ident| $e:expr;)*) => {
+            match $op { $( TrapBinop::$name => { let $x = get!($ta, $a); let $y = <$tb as Slot>::get(imm_bits($imm)); match $e { Ok(v) => r!($dst) = <$out as Slot>::put(v), Err(k) => trap!(k) } } )* }
+        };
+    }
+    // One rule per op of the table, by name and with its operands in table order; the
+    // match itself is generated from the table (`dispatch_op!`, docs/interpreter.md).
+    macro_rules! exec_op {
+        (@hot $name:ident { $dst:ident, $a:ident, $b:ident }) => {
+            r!($dst) = eval_binop(Binop::$name, r!($a), r!($b))
+        };
+        (@hot_imm $name:ident { $dst:ident, $a:ident, $imm:ident }) => {
+            r!($dst) = eval_binop(Binop::$name, r!($a), imm_bits($imm))
+        };
+        (Fuel { $n:ident, $first:ident }) => {{
+            if precise {
+                if counters.instructions > limit {
+                    exhausted!();
+                }
+                block_first = $first;
+            } else if counters.instructions + $n as u64 > limit {
+                save!();
+                return Stop::Precise;
+            }
+            block_base = counters.instructions;
+            counters.instructions += $n as u64;
+        }};
+        (Unreachable) => {{ trap!(TrapKind::Unreachable) }};
+        (Jump { $t:ident }) => {{
+            pc = $t as usize;
+            continue;
+        }};
+        (JumpIfZero { $cond:ident, $t:ident, $refund:ident }) => {{
+            if get!(u32, $cond) == 0 {
+                counters.instructions -= $refund as u64;
+                pc = $t as usize;
+                continue;
+            }
+        }};
+        (JumpIfNotCmp { $op:ident, $a:ident, $b:ident, $t:ident, $refund:ident }) => {{
+            if eval_binop($op, r!($a), r!($b)) as u32 == 0 {
+                counters.instructions -= $refund as u64;
+                pc = $t as usize;
+                continue;
+            }
+        }};
+        (JumpIfNotCmpImm { $op:ident, $a:ident, $imm:ident, $t:ident, $refund:ident }) => {{
+            if eval_binop($op, r!($a), imm_bits($imm)) as u32 == 0 {
+                counters.instructions -= $refund as u64;
+                pc = $t as usize;
+                continue;
+            }
+        }};
+        (Br { $t:ident }) => {{
+            counters.branches += 1;
+            pc = $t as usize;
+            continue;
+        }};
+        (BrLoop { $t:ident }) => {{
+            counters.branches += 1;
+            counters.loop_iterations += 1;
+            obs.loop_iteration();
+            pc = $t as usize;
+            continue;
+        }};
+        (BrTarget { $t:ident }) => {{ branch!($t) }};
+        (BrIf { $cond:ident, $t:ident, $refund:ident }) => {{
+            if get!(u32, $cond) != 0 {
+                taken!($t, $refund);
+            }
+        }};
+        (BrIfCmp { $op:ident, $a:ident, $b:ident, $t:ident, $refund:ident }) => {{
+            if eval_binop($op, r!($a), r!($b)) as u32 != 0 {
+                taken!($t, $refund);
+            }
+        }};
+        (BrIfCmpImm { $op:ident, $a:ident, $imm:ident, $t:ident, $refund:ident }) => {{
+            if eval_binop($op, r!($a), imm_bits($imm)) as u32 != 0 {
+                taken!($t, $refund);
+            }
+        }};
+        (BrIfLoop { $cond:ident, $t:ident, $refund:ident }) => {{
+            if get!(u32, $cond) != 0 {
+                taken_loop!($t, $refund);
+            }
+        }};
+        (BrIfLoopCmp { $op:ident, $a:ident, $b:ident, $t:ident, $refund:ident }) => {{
+            if eval_binop($op, r!($a), r!($b)) as u32 != 0 {
+                taken_loop!($t, $refund);
+            }
+        }};
+        (IncBrIfLoopLtU { $i:ident, $step:ident, $n:ident, $t:ident, $refund:ident }) => {{
+            let v = get!(u32, $i).wrapping_add($step as i32 as u32);
+            r!($i) = <u32 as Slot>::put(v);
+            if v < get!(u32, $n) {
+                taken_loop!($t, $refund);
+            }
+        }};
+        (IncBrIfLoopLtS { $i:ident, $step:ident, $n:ident, $t:ident, $refund:ident }) => {{
+            let v = get!(i32, $i).wrapping_add($step as i32);
+            r!($i) = <i32 as Slot>::put(v);
+            if v < get!(i32, $n) {
+                taken_loop!($t, $refund);
+            }
+        }};
+        (IncBrIfLoopNe { $i:ident, $step:ident, $n:ident, $t:ident, $refund:ident }) => {{
+            let v = get!(u32, $i).wrapping_add($step as i32 as u32);
+            r!($i) = <u32 as Slot>::put(v);
+            if v != get!(u32, $n) {
+                taken_loop!($t, $refund);
+            }
+        }};
+        (BrIfLoopCmpImm { $op:ident, $a:ident, $imm:ident, $t:ident, $refund:ident }) => {{
+            if eval_binop($op, r!($a), imm_bits($imm)) as u32 != 0 {
+                taken_loop!($t, $refund);
+            }
+        }};
+        (BrIfTarget { $cond:ident, $t:ident, $refund:ident }) => {{
+            if get!(u32, $cond) != 0 {
+                counters.instructions -= $refund as u64;
+                branch!($t);
+            }
+        }};
+        (BrTable { $index:ident, $start:ident, $len:ident }) => {{
+            let i = get!(u32, $index).min($len - 1);
+            branch!($start + i);
+        }};
+        (Return { $src:ident, $n:ident }) => {{
+            counters.branches += 1;
+            if counters.instructions >= limit {
+                counters.instructions = limit;
+                save!();
+                return Stop::Exhausted(body.end_offset);
+            }
+            counters.instructions += 1;
+            ret!($src, $n);
+        }};
+        (FuncEnd { $src:ident, $n:ident }) => {{ ret!($src, $n) }};
+        (Call { $func:ident, $args:ident }) => {{
+            enter!(inst.funcs[$func as usize], $args, false);
+        }};
+        (CallIndirect { $ty:ident, $table:ident, $index:ident, $args:ident }) => {{
+            let tab = &tables[inst.tables[$table as usize] as usize];
+            let callee = tri!(table::callee(tab, get!(u32, $index)));
+            if funcs[callee as usize].type_id != inst.type_ids[$ty as usize] {
+                trap!(TrapKind::IndirectCallTypeMismatch);
+            }
+            enter!(callee, $args, true);
+        }};
+        (Copy { $dst:ident, $src:ident }) => {{ r!($dst) = r!($src) }};
+        (Const32 { $dst:ident, $value:ident }) => {{ r!($dst) = $value as u128 }};
+        (Const64 { $dst:ident, $lo:ident, $hi:ident }) => {{
+            r!($dst) = (($hi as u64) << 32 | $lo as u64) as u128
+        }};
+        (ConstV128 { $dst:ident, $idx:ident }) => {{ r!($dst) = body.v128s[$idx as usize] }};
+        (Select { $dst:ident, $a:ident, $b:ident, $c:ident }) => {{
+            r!($dst) = if get!(u32, $c) != 0 { r!($a) } else { r!($b) }
+        }};
+        (GlobalGet { $dst:ident, $global:ident }) => {{
+            r!($dst) = globals[inst.globals[$global as usize] as usize]
+        }};
+        (GlobalSet { $global:ident, $src:ident }) => {{
+            let v = r!($src);
+            globals[inst.globals[$global as usize] as usize] = v;
+            if O::ENABLED && $global == 0 {
+                obs.global0_write(v as u32, exact!());
+            }
+        }};
+        (RefFunc { $dst:ident, $func:ident }) => {{ r!($dst) = inst.funcs[$func as usize] as u128 + 1 }};
+        (LoadU8 { $dst:ident, $addr:ident, $offset:ident }) => {{
+            r!($dst) = load_le!($addr, $offset, 1, u8) as u128
+        }};
+        (LoadS8x32 { $dst:ident, $addr:ident, $offset:ident }) => {{
+            r!($dst) = load_le!($addr, $offset, 1, u8) as i8 as i32 as u32 as u128
+        }};
+        (LoadS8x64 { $dst:ident, $addr:ident, $offset:ident }) => {{
+            r!($dst) = load_le!($addr, $offset, 1, u8) as i8 as i64 as u64 as u128
+        }};
+        (LoadU16 { $dst:ident, $addr:ident, $offset:ident }) => {{
+            r!($dst) = load_le!($addr, $offset, 2, u16) as u128
+        }};
+        (LoadS16x32 { $dst:ident, $addr:ident, $offset:ident }) => {{
+            r!($dst) = load_le!($addr, $offset, 2, u16) as i16 as i32 as u32 as u128
+        }};
+        (LoadS16x64 { $dst:ident, $addr:ident, $offset:ident }) => {{
+            r!($dst) = load_le!($addr, $offset, 2, u16) as i16 as i64 as u64 as u128
+        }};
+        (LoadU32 { $dst:ident, $addr:ident, $offset:ident }) => {{
+            r!($dst) = load_le!($addr, $offset, 4, u32) as u128
+        }};
+        (LoadS32x64 { $dst:ident, $addr:ident, $offset:ident }) => {{
+            r!($dst) = load_le!($addr, $offset, 4, u32) as i32 as i64 as u64 as u128
+        }};
+        (LoadU64 { $dst:ident, $addr:ident, $offset:ident }) => {{
+            r!($dst) = load_le!($addr, $offset, 8, u64) as u128
+        }};
+        (LoadV128 { $dst:ident, $addr:ident, $offset:ident }) => {{
+            r!($dst) = load_le!($addr, $offset, 16, u128)
+        }};
+        (Store8 { $addr:ident, $value:ident, $offset:ident }) => {{
+            store_le!($addr, $value, $offset, 1, u8)
+        }};
+        (Store16 { $addr:ident, $value:ident, $offset:ident }) => {{
+            store_le!($addr, $value, $offset, 2, u16)
+        }};
+        (Store32 { $addr:ident, $value:ident, $offset:ident }) => {{
+            store_le!($addr, $value, $offset, 4, u32)
+        }};
+        (Store64 { $addr:ident, $value:ident, $offset:ident }) => {{
+            store_le!($addr, $value, $offset, 8, u64)
+        }};
+        (Store128 { $addr:ident, $value:ident, $offset:ident }) => {{
+            store_le!($addr, $value, $offset, 16, u128)
+        }};
+        (SimdLoad { $kind:ident, $dst:ident, $addr:ident, $offset:ident }) => {{
+            let raw = memory::load_narrow(
+                &mem.data,
+                get!(u32, $addr),
+                $offset,
+                $kind.width(),
+                counters,
+                obs,
+                at!(),
+            );
+            r!($dst) = simd::load_transform($kind, tri!(raw) as u64);
+        }};
+        (LoadLane { $width:ident, $lane:ident, $dst:ident, $addr:ident, $offset:ident, $vec:ident }) => {{
+            let v = r!($vec);
+            let x = tri!(memory::load_narrow(
+                &mem.data,
+                get!(u32, $addr),
+                $offset,
+                $width as u32,
+                counters,
+                obs,
+                at!()
+            ));
+            let shift = $lane as u32 * $width as u32 * 8;
+            let mask = lane_mask($width as u32) << shift;
+            r!($dst) = (v & !mask) | (x << shift);
+        }};
+        (StoreLane { $width:ident, $lane:ident, $addr:ident, $vec:ident, $offset:ident }) => {{
+            let x = r!($vec) >> ($lane as u32 * $width as u32 * 8);
+            let a = get!(u32, $addr);
+            tri!(memory::store_narrow(&mut mem.data, a, $offset, $width as u32, x, counters, obs, at!()));
+        }};
+        (MemorySize { $dst:ident }) => {{ r!($dst) = memory::size(mem) as u128 }};
+        (MemoryGrow { $dst:ident, $delta:ident }) => {{
+            r!($dst) = memory::grow(mem, get!(u32, $delta)) as u128
+        }};
+        (MemoryCopy { $dst:ident, $src:ident, $len:ident }) => {{
+            let args = (get!(u32, $dst), get!(u32, $src), get!(u32, $len));
+            tri!(memory::copy(&mut mem.data, args, counters, obs, at!()));
+        }};
+        (MemoryFill { $dst:ident, $value:ident, $len:ident }) => {{
+            let args = (get!(u32, $dst), get!(u32, $value) as u8, get!(u32, $len));
+            tri!(memory::fill(&mut mem.data, args, counters, obs, at!()));
+        }};
+        (MemoryInit { $seg:ident, $dst:ident, $src:ident, $len:ident }) => {{
+            let args = (get!(u32, $dst), get!(u32, $src), get!(u32, $len));
+            let iidx = instance_index(funcs[st.func as usize].kind);
+            let data: &[u8] = if segments[iidx].datas_dropped[$seg as usize] {
+                &[]
+            } else {
+                &inst.module.datas[$seg as usize].bytes
+            };
+            tri!(memory::init(&mut mem.data, data, args, counters, obs, at!()));
+        }};
+        (DataDrop { $seg:ident }) => {{
+            let iidx = instance_index(funcs[st.func as usize].kind);
+            segments[iidx].datas_dropped[$seg as usize] = true;
+        }};
+        (TableGet { $table:ident, $dst:ident, $index:ident }) => {{
+            let tab = &tables[inst.tables[$table as usize] as usize];
+            r!($dst) = tri!(table::get(tab, get!(u32, $index))) as u128;
+        }};
+        (TableSet { $table:ident, $index:ident, $value:ident }) => {{
+            let tab = &mut tables[inst.tables[$table as usize] as usize];
+            tri!(table::set(tab, get!(u32, $index), r!($value) as u64));
+        }};
+        (TableSize { $table:ident, $dst:ident }) => {{
+            r!($dst) = tables[inst.tables[$table as usize] as usize].elems.len() as u128
+        }};
+        (TableGrow { $table:ident, $dst:ident, $init:ident, $delta:ident }) => {{
+            let tab = &mut tables[inst.tables[$table as usize] as usize];
+            r!($dst) = table::grow(tab, r!($init) as u64, get!(u32, $delta)) as u128;
+        }};
+        (TableFill { $table:ident, $index:ident, $value:ident, $len:ident }) => {{
+            let tab = &mut tables[inst.tables[$table as usize] as usize];
+            tri!(table::fill(tab, get!(u32, $index), r!($value) as u64, get!(u32, $len)));
+        }};
+        (TableCopy { $pair:ident, $args:ident }) => {{
+            let (dt, st2) = body.pairs[$pair as usize];
+            let ends = (inst.tables[dt as usize] as usize, inst.tables[st2 as usize] as usize);
+            let range = (get!(u32, $args), get!(u32, $args + 1), get!(u32, $args + 2));
+            tri!(table::copy(tables, ends, range));
+        }};
+        (TableInit { $pair:ident, $args:ident }) => {{
+            let (t, seg) = body.pairs[$pair as usize];
+            let range = (get!(u32, $args), get!(u32, $args + 1), get!(u32, $args + 2));
+            let iidx = instance_index(funcs[st.func as usize].kind);
+            let tab = &mut tables[inst.tables[t as usize] as usize];
+            tri!(table::init(tab, &segments[iidx].elems[seg as usize], range));
+        }};
+        (ElemDrop { $seg:ident }) => {{
+            let iidx = instance_index(funcs[st.func as usize].kind);
+            segments[iidx].elems[$seg as usize] = Vec::new();
+        }};
+        (SimdUnary { $op:ident, $dst:ident, $a:ident }) => {{ r!($dst) = simd::unary($op, r!($a)) }};
+        (SimdBinary { $op:ident, $dst:ident, $a:ident, $b:ident }) => {{
+            r!($dst) = simd::binary($op, r!($a), r!($b))
+        }};
+        (SimdTernary { $op:ident, $dst:ident, $a:ident, $b:ident, $c:ident }) => {{
+            r!($dst) = simd::ternary($op, r!($a), r!($b), r!($c))
+        }};
+        (SimdShift { $op:ident, $dst:ident, $a:ident, $b:ident }) => {{
+            r!($dst) = simd::shift($op, r!($a), get!(u32, $b))
+        }};
+        (SimdTest { $op:ident, $dst:ident, $a:ident }) => {{ r!($dst) = simd::test($op, r!($a)) as u128 }};
+        (SimdSplat { $op:ident, $dst:ident, $a:ident }) => {{ r!($dst) = simd::splat($op, r!($a) as u64) }};
+        (SimdExtract { $op:ident, $lane:ident, $dst:ident, $a:ident }) => {{
+            r!($dst) = simd::extract_lane($op, r!($a), $lane) as u128
+        }};
+        (SimdReplace { $op:ident, $lane:ident, $dst:ident, $a:ident, $b:ident }) => {{
+            r!($dst) = simd::replace_lane($op, r!($a), r!($b) as u64, $lane)
+        }};
+        (Shuffle { $dst:ident, $a:ident, $b:ident, $idx:ident }) => {{
+            let (x, y) = (r!($a).to_le_bytes(), r!($b).to_le_bytes());
+            let lanes = &body.shuffles[$idx as usize];
+            let mut out = [0u8; 16];
+            for (o, &l) in out.iter_mut().zip(lanes) {
+                *o = if l < 16 { x[l as usize] } else { y[(l - 16) as usize] };
+            }
+            r!($dst) = u128::from_le_bytes(out);
+        }};
+        (Unop { $op:ident, $dst:ident, $a:ident }) => {{ super::ir::for_each_unop!(ex_unop, $op, $dst, $a) }};
+        (TrapUnop { $op:ident, $dst:ident, $a:ident }) => {{
+            super::ir::for_each_trap_unop!(ex_trap_unop, $op, $dst, $a)
+        }};
+        (Binop { $op:ident, $dst:ident, $a:ident, $b:ident }) => {{
+            r!($dst) = eval_binop($op, r!($a), r!($b))
+        }};
+        (BinopImm { $op:ident, $dst:ident, $a:ident, $imm:ident }) => {{
+            r!($dst) = eval_binop($op, r!($a), imm_bits($imm))
+        }};
+        (TrapBinop { $op:ident, $dst:ident, $a:ident, $b:ident }) => {{
+            match eval_trap_binop($op, r!($a), r!($b)) {
+                Ok(v) => r!($dst) = v,
+                Err(k) => trap!(k),
+            }
+        }};
+        (TrapBinopImm { $op:ident, $dst:ident, $a:ident, $imm:ident }) => {{
+            super::ir::for_each_trap_binop!(ex_trap_binop_imm, $op, $dst, $a, $imm)
+        }};
+    }
+
     loop {
         if precise && block_base + body.cum[pc] as u64 > limit {
             exhausted!();
         }
-        match code[pc] {
-            Op::Fuel { n, first } => {
-                if precise {
-                    if counters.instructions > limit {
-                        exhausted!();
-                    }
-                    block_first = first;
-                } else if counters.instructions + n as u64 > limit {
-                    save!();
-                    return Stop::Precise;
-                }
-                block_base = counters.instructions;
-                counters.instructions += n as u64;
-            }
-            Op::Unreachable => trap!(TrapKind::Unreachable),
-            Op::Jump { pc: t } => {
-                pc = t as usize;
-                continue;
-            }
-            Op::JumpIfZero { cond, pc: t, refund } => {
-                if get!(u32, cond) == 0 {
-                    counters.instructions -= refund as u64;
-                    pc = t as usize;
-                    continue;
-                }
-            }
-            Op::JumpIfNotCmp { op, a, b, pc: t, refund } => {
-                if eval_binop(op, r!(a), r!(b)) as u32 == 0 {
-                    counters.instructions -= refund as u64;
-                    pc = t as usize;
-                    continue;
-                }
-            }
-            Op::JumpIfNotCmpImm { op, a, imm, pc: t, refund } => {
-                if eval_binop(op, r!(a), imm_bits(imm)) as u32 == 0 {
-                    counters.instructions -= refund as u64;
-                    pc = t as usize;
-                    continue;
-                }
-            }
-            Op::Br { pc: t } => {
-                counters.branches += 1;
-                pc = t as usize;
-                continue;
-            }
-            Op::BrLoop { pc: t } => {
-                counters.branches += 1;
-                counters.loop_iterations += 1;
-                obs.loop_iteration();
-                pc = t as usize;
-                continue;
-            }
-            Op::BrTarget { t } => branch!(t),
-            Op::BrIf { cond, pc: t, refund } => {
-                if get!(u32, cond) != 0 {
-                    taken!(t, refund);
-                }
-            }
-            Op::BrIfCmp { op, a, b, pc: t, refund } => {
-                if eval_binop(op, r!(a), r!(b)) as u32 != 0 {
-                    taken!(t, refund);
-                }
-            }
-            Op::BrIfCmpImm { op, a, imm, pc: t, refund } => {
-                if eval_binop(op, r!(a), imm_bits(imm)) as u32 != 0 {
-                    taken!(t, refund);
-                }
-            }
-            Op::BrIfLoop { cond, pc: t, refund } => {
-                if get!(u32, cond) != 0 {
-                    taken_loop!(t, refund);
-                }
-            }
-            Op::BrIfLoopCmp { op, a, b, pc: t, refund } => {
-                if eval_binop(op, r!(a), r!(b)) as u32 != 0 {
-                    taken_loop!(t, refund);
-                }
-            }
-            Op::IncBrIfLoopLtU { i, step, n, pc: t, refund } => {
-                let v = get!(u32, i).wrapping_add(step as i32 as u32);
-                r!(i) = <u32 as Slot>::put(v);
-                if v < get!(u32, n) {
-                    taken_loop!(t, refund);
-                }
-            }
-            Op::IncBrIfLoopLtS { i, step, n, pc: t, refund } => {
-                let v = get!(i32, i).wrapping_add(step as i32);
-                r!(i) = <i32 as Slot>::put(v);
-                if v < get!(i32, n) {
-                    taken_loop!(t, refund);
-                }
-            }
-            Op::IncBrIfLoopNe { i, step, n, pc: t, refund } => {
-                let v = get!(u32, i).wrapping_add(step as i32 as u32);
-                r!(i) = <u32 as Slot>::put(v);
-                if v != get!(u32, n) {
-                    taken_loop!(t, refund);
-                }
-            }
-            Op::BrIfLoopCmpImm { op, a, imm, pc: t, refund } => {
-                if eval_binop(op, r!(a), imm_bits(imm)) as u32 != 0 {
-                    taken_loop!(t, refund);
-                }
-            }
-            Op::BrIfTarget { cond, t, refund } => {
-                if get!(u32, cond) != 0 {
-                    counters.instructions -= refund as u64;
-                    branch!(t);
-                }
-            }
-            Op::BrTable { index, start, len } => {
-                let i = get!(u32, index).min(len - 1);
-                branch!(start + i);
-            }
-            Op::Return { src, n } => {
-                counters.branches += 1;
-                if counters.instructions >= limit {
-                    counters.instructions = limit;
-                    save!();
-                    return Stop::Exhausted(body.end_offset);
-                }
-                counters.instructions += 1;
-                ret!(src, n);
-            }
-            Op::FuncEnd { src, n } => ret!(src, n),
-            Op::Call { func, args } => {
-                enter!(inst.funcs[func as usize], args, false);
-            }
-            Op::CallIndirect { ty, table, index, args } => {
-                let tab = &tables[inst.tables[table as usize] as usize];
-                let callee = tri!(table::callee(tab, get!(u32, index)));
-                if funcs[callee as usize].type_id != inst.type_ids[ty as usize] {
-                    trap!(TrapKind::IndirectCallTypeMismatch);
-                }
-                enter!(callee, args, true);
-            }
-            Op::Copy { dst, src } => r!(dst) = r!(src),
-            Op::Const32 { dst, value } => r!(dst) = value as u128,
-            Op::Const64 { dst, lo, hi } => r!(dst) = ((hi as u64) << 32 | lo as u64) as u128,
-            Op::ConstV128 { dst, idx } => r!(dst) = body.v128s[idx as usize],
-            Op::Select { dst, a, b, c } => r!(dst) = if get!(u32, c) != 0 { r!(a) } else { r!(b) },
-            Op::GlobalGet { dst, global } => r!(dst) = globals[inst.globals[global as usize] as usize],
-            Op::GlobalSet { global, src } => {
-                let v = r!(src);
-                globals[inst.globals[global as usize] as usize] = v;
-                if O::ENABLED && global == 0 {
-                    obs.global0_write(v as u32, exact!());
-                }
-            }
-            Op::RefFunc { dst, func } => r!(dst) = inst.funcs[func as usize] as u128 + 1,
-            Op::LoadU8 { dst, addr, offset } => r!(dst) = load_le!(addr, offset, 1, u8) as u128,
-            Op::LoadS8x32 { dst, addr, offset } => {
-                r!(dst) = load_le!(addr, offset, 1, u8) as i8 as i32 as u32 as u128
-            }
-            Op::LoadS8x64 { dst, addr, offset } => {
-                r!(dst) = load_le!(addr, offset, 1, u8) as i8 as i64 as u64 as u128
-            }
-            Op::LoadU16 { dst, addr, offset } => r!(dst) = load_le!(addr, offset, 2, u16) as u128,
-            Op::LoadS16x32 { dst, addr, offset } => {
-                r!(dst) = load_le!(addr, offset, 2, u16) as i16 as i32 as u32 as u128
-            }
-            Op::LoadS16x64 { dst, addr, offset } => {
-                r!(dst) = load_le!(addr, offset, 2, u16) as i16 as i64 as u64 as u128
-            }
-            Op::LoadU32 { dst, addr, offset } => r!(dst) = load_le!(addr, offset, 4, u32) as u128,
-            Op::LoadS32x64 { dst, addr, offset } => {
-                r!(dst) = load_le!(addr, offset, 4, u32) as i32 as i64 as u64 as u128
-            }
-            Op::LoadU64 { dst, addr, offset } => r!(dst) = load_le!(addr, offset, 8, u64) as u128,
-            Op::LoadV128 { dst, addr, offset } => r!(dst) = load_le!(addr, offset, 16, u128),
-            Op::Store8 { addr, value, offset } => store_le!(addr, value, offset, 1, u8),
-            Op::Store16 { addr, value, offset } => store_le!(addr, value, offset, 2, u16),
-            Op::Store32 { addr, value, offset } => store_le!(addr, value, offset, 4, u32),
-            Op::Store64 { addr, value, offset } => store_le!(addr, value, offset, 8, u64),
-            Op::Store128 { addr, value, offset } => store_le!(addr, value, offset, 16, u128),
-            Op::SimdLoad { kind, dst, addr, offset } => {
-                let raw = memory::load_narrow(
-                    &mem.data,
-                    get!(u32, addr),
-                    offset,
-                    kind.width(),
-                    counters,
-                    obs,
-                    at!(),
-                );
-                r!(dst) = simd::load_transform(kind, tri!(raw) as u64);
-            }
-            Op::LoadLane { width, lane, dst, addr, offset, vec } => {
-                let v = r!(vec);
-                let x = tri!(memory::load_narrow(
-                    &mem.data,
-                    get!(u32, addr),
-                    offset,
-                    width as u32,
-                    counters,
-                    obs,
-                    at!()
-                ));
-                let shift = lane as u32 * width as u32 * 8;
-                let mask = lane_mask(width as u32) << shift;
-                r!(dst) = (v & !mask) | (x << shift);
-            }
-            Op::StoreLane { width, lane, addr, vec, offset } => {
-                let x = r!(vec) >> (lane as u32 * width as u32 * 8);
-                let a = get!(u32, addr);
-                tri!(memory::store_narrow(&mut mem.data, a, offset, width as u32, x, counters, obs, at!()));
-            }
-            Op::MemorySize { dst } => r!(dst) = memory::size(mem) as u128,
-            Op::MemoryGrow { dst, delta } => r!(dst) = memory::grow(mem, get!(u32, delta)) as u128,
-            Op::MemoryCopy { dst, src, len } => {
-                let args = (get!(u32, dst), get!(u32, src), get!(u32, len));
-                tri!(memory::copy(&mut mem.data, args, counters, obs, at!()));
-            }
-            Op::MemoryFill { dst, value, len } => {
-                let args = (get!(u32, dst), get!(u32, value) as u8, get!(u32, len));
-                tri!(memory::fill(&mut mem.data, args, counters, obs, at!()));
-            }
-            Op::MemoryInit { seg, dst, src, len } => {
-                let args = (get!(u32, dst), get!(u32, src), get!(u32, len));
-                let iidx = instance_index(funcs[st.func as usize].kind);
-                let data: &[u8] = if segments[iidx].datas_dropped[seg as usize] {
-                    &[]
-                } else {
-                    &inst.module.datas[seg as usize].bytes
-                };
-                tri!(memory::init(&mut mem.data, data, args, counters, obs, at!()));
-            }
-            Op::DataDrop { seg } => {
-                let iidx = instance_index(funcs[st.func as usize].kind);
-                segments[iidx].datas_dropped[seg as usize] = true;
-            }
-            Op::TableGet { table, dst, index } => {
-                let tab = &tables[inst.tables[table as usize] as usize];
-                r!(dst) = tri!(table::get(tab, get!(u32, index))) as u128;
-            }
-            Op::TableSet { table, index, value } => {
-                let tab = &mut tables[inst.tables[table as usize] as usize];
-                tri!(table::set(tab, get!(u32, index), r!(value) as u64));
-            }
-            Op::TableSize { table, dst } => {
-                r!(dst) = tables[inst.tables[table as usize] as usize].elems.len() as u128
-            }
-            Op::TableGrow { table, dst, init, delta } => {
-                let tab = &mut tables[inst.tables[table as usize] as usize];
-                r!(dst) = table::grow(tab, r!(init) as u64, get!(u32, delta)) as u128;
-            }
-            Op::TableFill { table, index, value, len } => {
-                let tab = &mut tables[inst.tables[table as usize] as usize];
-                tri!(table::fill(tab, get!(u32, index), r!(value) as u64, get!(u32, len)));
-            }
-            Op::TableCopy { pair, args } => {
-                let (dt, st2) = body.pairs[pair as usize];
-                let ends = (inst.tables[dt as usize] as usize, inst.tables[st2 as usize] as usize);
-                let range = (get!(u32, args), get!(u32, args + 1), get!(u32, args + 2));
-                tri!(table::copy(tables, ends, range));
-            }
-            Op::TableInit { pair, args } => {
-                let (t, seg) = body.pairs[pair as usize];
-                let range = (get!(u32, args), get!(u32, args + 1), get!(u32, args + 2));
-                let iidx = instance_index(funcs[st.func as usize].kind);
-                let tab = &mut tables[inst.tables[t as usize] as usize];
-                tri!(table::init(tab, &segments[iidx].elems[seg as usize], range));
-            }
-            Op::ElemDrop { seg } => {
-                let iidx = instance_index(funcs[st.func as usize].kind);
-                segments[iidx].elems[seg as usize] = Vec::new();
-            }
-            Op::SimdUnary { op, dst, a } => r!(dst) = simd::unary(op, r!(a)),
-            Op::SimdBinary { op, dst, a, b } => r!(dst) = simd::binary(op, r!(a), r!(b)),
-            Op::SimdTernary { op, dst, a, b, c } => r!(dst) = simd::ternary(op, r!(a), r!(b), r!(c)),
-            Op::SimdShift { op, dst, a, b } => r!(dst) = simd::shift(op, r!(a), get!(u32, b)),
-            Op::SimdTest { op, dst, a } => r!(dst) = simd::test(op, r!(a)) as u128,
-            Op::SimdSplat { op, dst, a } => r!(dst) = simd::splat(op, r!(a) as u64),
-            Op::SimdExtract { op, lane, dst, a } => r!(dst) = simd::extract_lane(op, r!(a), lane) as u128,
-            Op::SimdReplace { op, lane, dst, a, b } => {
-                r!(dst) = simd::replace_lane(op, r!(a), r!(b) as u64, lane)
-            }
-            Op::Shuffle { dst, a, b, idx } => {
-                let (x, y) = (r!(a).to_le_bytes(), r!(b).to_le_bytes());
-                let lanes = &body.shuffles[idx as usize];
-                let mut out = [0u8; 16];
-                for (o, &l) in out.iter_mut().zip(lanes) {
-                    *o = if l < 16 { x[l as usize] } else { y[(l - 16) as usize] };
-                }
-                r!(dst) = u128::from_le_bytes(out);
-            }
-            Op::Unop { op, dst, a } => {
-                macro_rules! ex_unop {
-                    ($($name:ident ( $t:ty ) -> $out:ty = |$arg:ident| $e:expr;)*) => {
-                        match op { $( Unop::$name => { let $arg = get!($t, a); r!(dst) = <$out as Slot>::put($e); } )* }
-                    };
-                }
-                super::ir::for_each_unop!(ex_unop);
-            }
-            Op::TrapUnop { op, dst, a } => {
-                macro_rules! ex_trap_unop {
-                    ($($name:ident ( $t:ty ) -> $out:ty = |$arg:ident| $e:expr;)*) => {
-                        match op { $( TrapUnop::$name => { let $arg = get!($t, a); match $e { Ok(v) => r!(dst) = <$out as Slot>::put(v), Err(k) => trap!(k) } } )* }
-                    };
-                }
-                super::ir::for_each_trap_unop!(ex_trap_unop);
-            }
-            Op::Binop { op, dst, a, b } => r!(dst) = eval_binop(op, r!(a), r!(b)),
-            Op::BinopImm { op, dst, a, imm } => r!(dst) = eval_binop(op, r!(a), imm_bits(imm)),
-            Op::I32Add { dst, a, b } => r!(dst) = eval_binop(Binop::I32Add, r!(a), r!(b)),
-            Op::I32AddImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32Add, r!(a), imm_bits(imm)),
-            Op::I32Sub { dst, a, b } => r!(dst) = eval_binop(Binop::I32Sub, r!(a), r!(b)),
-            Op::I32SubImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32Sub, r!(a), imm_bits(imm)),
-            Op::I32Mul { dst, a, b } => r!(dst) = eval_binop(Binop::I32Mul, r!(a), r!(b)),
-            Op::I32MulImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32Mul, r!(a), imm_bits(imm)),
-            Op::I32And { dst, a, b } => r!(dst) = eval_binop(Binop::I32And, r!(a), r!(b)),
-            Op::I32AndImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32And, r!(a), imm_bits(imm)),
-            Op::I32Or { dst, a, b } => r!(dst) = eval_binop(Binop::I32Or, r!(a), r!(b)),
-            Op::I32OrImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32Or, r!(a), imm_bits(imm)),
-            Op::I32Xor { dst, a, b } => r!(dst) = eval_binop(Binop::I32Xor, r!(a), r!(b)),
-            Op::I32XorImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32Xor, r!(a), imm_bits(imm)),
-            Op::I32Shl { dst, a, b } => r!(dst) = eval_binop(Binop::I32Shl, r!(a), r!(b)),
-            Op::I32ShlImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32Shl, r!(a), imm_bits(imm)),
-            Op::I32ShrS { dst, a, b } => r!(dst) = eval_binop(Binop::I32ShrS, r!(a), r!(b)),
-            Op::I32ShrSImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32ShrS, r!(a), imm_bits(imm)),
-            Op::I32ShrU { dst, a, b } => r!(dst) = eval_binop(Binop::I32ShrU, r!(a), r!(b)),
-            Op::I32ShrUImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32ShrU, r!(a), imm_bits(imm)),
-            Op::I32Eq { dst, a, b } => r!(dst) = eval_binop(Binop::I32Eq, r!(a), r!(b)),
-            Op::I32EqImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32Eq, r!(a), imm_bits(imm)),
-            Op::I32Ne { dst, a, b } => r!(dst) = eval_binop(Binop::I32Ne, r!(a), r!(b)),
-            Op::I32NeImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32Ne, r!(a), imm_bits(imm)),
-            Op::I32LtS { dst, a, b } => r!(dst) = eval_binop(Binop::I32LtS, r!(a), r!(b)),
-            Op::I32LtSImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32LtS, r!(a), imm_bits(imm)),
-            Op::I32LtU { dst, a, b } => r!(dst) = eval_binop(Binop::I32LtU, r!(a), r!(b)),
-            Op::I32LtUImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32LtU, r!(a), imm_bits(imm)),
-            Op::I32GtS { dst, a, b } => r!(dst) = eval_binop(Binop::I32GtS, r!(a), r!(b)),
-            Op::I32GtSImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32GtS, r!(a), imm_bits(imm)),
-            Op::I32GtU { dst, a, b } => r!(dst) = eval_binop(Binop::I32GtU, r!(a), r!(b)),
-            Op::I32GtUImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32GtU, r!(a), imm_bits(imm)),
-            Op::I32LeS { dst, a, b } => r!(dst) = eval_binop(Binop::I32LeS, r!(a), r!(b)),
-            Op::I32LeSImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32LeS, r!(a), imm_bits(imm)),
-            Op::I32LeU { dst, a, b } => r!(dst) = eval_binop(Binop::I32LeU, r!(a), r!(b)),
-            Op::I32LeUImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32LeU, r!(a), imm_bits(imm)),
-            Op::I32GeS { dst, a, b } => r!(dst) = eval_binop(Binop::I32GeS, r!(a), r!(b)),
-            Op::I32GeSImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32GeS, r!(a), imm_bits(imm)),
-            Op::I32GeU { dst, a, b } => r!(dst) = eval_binop(Binop::I32GeU, r!(a), r!(b)),
-            Op::I32GeUImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I32GeU, r!(a), imm_bits(imm)),
-            Op::I64Add { dst, a, b } => r!(dst) = eval_binop(Binop::I64Add, r!(a), r!(b)),
-            Op::I64AddImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I64Add, r!(a), imm_bits(imm)),
-            Op::I64Sub { dst, a, b } => r!(dst) = eval_binop(Binop::I64Sub, r!(a), r!(b)),
-            Op::I64SubImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I64Sub, r!(a), imm_bits(imm)),
-            Op::I64Mul { dst, a, b } => r!(dst) = eval_binop(Binop::I64Mul, r!(a), r!(b)),
-            Op::I64MulImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I64Mul, r!(a), imm_bits(imm)),
-            Op::I64And { dst, a, b } => r!(dst) = eval_binop(Binop::I64And, r!(a), r!(b)),
-            Op::I64AndImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I64And, r!(a), imm_bits(imm)),
-            Op::I64Or { dst, a, b } => r!(dst) = eval_binop(Binop::I64Or, r!(a), r!(b)),
-            Op::I64OrImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I64Or, r!(a), imm_bits(imm)),
-            Op::I64Xor { dst, a, b } => r!(dst) = eval_binop(Binop::I64Xor, r!(a), r!(b)),
-            Op::I64XorImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I64Xor, r!(a), imm_bits(imm)),
-            Op::I64Shl { dst, a, b } => r!(dst) = eval_binop(Binop::I64Shl, r!(a), r!(b)),
-            Op::I64ShlImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I64Shl, r!(a), imm_bits(imm)),
-            Op::I64ShrU { dst, a, b } => r!(dst) = eval_binop(Binop::I64ShrU, r!(a), r!(b)),
-            Op::I64ShrUImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I64ShrU, r!(a), imm_bits(imm)),
-            Op::I64Eq { dst, a, b } => r!(dst) = eval_binop(Binop::I64Eq, r!(a), r!(b)),
-            Op::I64EqImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I64Eq, r!(a), imm_bits(imm)),
-            Op::I64Ne { dst, a, b } => r!(dst) = eval_binop(Binop::I64Ne, r!(a), r!(b)),
-            Op::I64NeImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I64Ne, r!(a), imm_bits(imm)),
-            Op::I64LtU { dst, a, b } => r!(dst) = eval_binop(Binop::I64LtU, r!(a), r!(b)),
-            Op::I64LtUImm { dst, a, imm } => r!(dst) = eval_binop(Binop::I64LtU, r!(a), imm_bits(imm)),
-            Op::TrapBinop { op, dst, a, b } => match eval_trap_binop(op, r!(a), r!(b)) {
-                Ok(v) => r!(dst) = v,
-                Err(k) => trap!(k),
-            },
-            Op::TrapBinopImm { op, dst, a, imm } => {
-                let b = imm_bits(imm);
-                macro_rules! ex_trap_binop_imm {
-                    ($($name:ident ( $ta:ty, $tb:ty ) -> $out:ty = |$x:ident, $y:ident| $e:expr;)*) => {
-                        match op { $( TrapBinop::$name => { let $x = get!($ta, a); let $y = <$tb as Slot>::get(b); match $e { Ok(v) => r!(dst) = <$out as Slot>::put(v), Err(k) => trap!(k) } } )* }
-                    };
-                }
-                super::ir::for_each_trap_binop!(ex_trap_binop_imm);
-            }
-        }
+        super::ir::dispatch_op!(code[pc], exec_op);
         pc += 1;
     }
 }

@@ -26,10 +26,13 @@ pub(crate) type Slot = u16;
 pub(crate) const FRAME_SLOTS: usize = 1 << 16;
 
 /// Pure unary operations: `Name(input type) -> output type = |a| expression`.
-/// The name is also the `wasmparser::Operator` variant.
+/// The name is also the `wasmparser::Operator` variant. `for_each_unop!(m)` calls `m! { list }`;
+/// `for_each_unop!(m, args…)` calls `m! { args…; list }` (so do the other `for_each_*` lists),
+/// for a consumer that needs operands of its own.
 macro_rules! for_each_unop {
-    ($m:ident) => {
+    ($m:ident $(, $($pre:tt)*)?) => {
         $m! {
+            $($($pre)*;)?
             I32Eqz(u32) -> u32 = |a| (a == 0) as u32;
             I64Eqz(u64) -> u32 = |a| (a == 0) as u32;
             I32Clz(u32) -> u32 = |a| a.leading_zeros();
@@ -84,8 +87,9 @@ macro_rules! for_each_unop {
 
 /// Unary operations that may trap: the expression returns `Result<_, TrapKind>`.
 macro_rules! for_each_trap_unop {
-    ($m:ident) => {
+    ($m:ident $(, $($pre:tt)*)?) => {
         $m! {
+            $($($pre)*;)?
             I32TruncF32S(f32) -> i32 = |a| num::i32_trunc_f32_s(a);
             I32TruncF32U(f32) -> u32 = |a| num::i32_trunc_f32_u(a);
             I32TruncF64S(f64) -> i32 = |a| num::i32_trunc_f64_s(a);
@@ -100,8 +104,9 @@ macro_rules! for_each_trap_unop {
 
 /// Pure binary operations: `Name(type of a, type of b) -> output = |a, b| expression`.
 macro_rules! for_each_binop {
-    ($m:ident) => {
+    ($m:ident $(, $($pre:tt)*)?) => {
         $m! {
+            $($($pre)*;)?
             I32Eq(u32, u32) -> u32 = |a, b| (a == b) as u32;
             I32Ne(u32, u32) -> u32 = |a, b| (a != b) as u32;
             I32LtS(i32, i32) -> u32 = |a, b| (a < b) as u32;
@@ -176,8 +181,9 @@ macro_rules! for_each_binop {
 
 /// Binary operations that may trap.
 macro_rules! for_each_trap_binop {
-    ($m:ident) => {
+    ($m:ident $(, $($pre:tt)*)?) => {
         $m! {
+            $($($pre)*;)?
             I32DivS(i32, i32) -> i32 = |a, b| num::i32_div_s(a, b);
             I32DivU(u32, u32) -> u32 = |a, b| num::i32_div_u(a, b);
             I32RemS(i32, i32) -> i32 = |a, b| num::i32_rem_s(a, b);
@@ -299,6 +305,7 @@ pub(crate) enum TargetKind {
 macro_rules! op_table {
     ($($hot:ident $hot_imm:ident),*) => {
         define_op! {
+            ($)
             table {
             // ---- accounting and control -------------------------------------------------------------
             /// Start of a fuel block: charge `n` instructions; `first` is the function-relative index
@@ -486,7 +493,8 @@ macro_rules! op_table {
 /// Expands [`op_table`]: the hot binops become entries of their own, then everything is
 /// generated from the combined list.
 macro_rules! define_op {
-    (table { $($entries:tt)* } hot { $($hot:ident $hot_imm:ident),* }) => {
+    (($d:tt) table { $($entries:tt)* } hot { $($hot:ident $hot_imm:ident),* }) => {
+        define_op! { @dispatch ($d) { $($entries)* } hot { $($hot $hot_imm),* } }
         define_op! {
             @gen
             $($entries)*
@@ -521,6 +529,34 @@ macro_rules! define_op {
                 }
             }
         }
+    };
+    (@dispatch ($d:tt)
+        { $( $(#[$meta:meta])* $name:ident $({ $($field:ident : $ty:ident = $role:ident),* })? ; )* }
+        hot { $($hot:ident $hot_imm:ident),* }
+    ) => {
+        /// The executor's dispatch skeleton, generated from [`op_table`]: `dispatch_op!(op, h)`
+        /// is a `match` on the [`Op`] `op` with one arm per op, each handing the op to the
+        /// handler macro `h` by name with its operands bound, in table order:
+        ///
+        /// * `h!(Name { f1, f2 })` for an op of the table (`h!(Name)` for one without
+        ///   operands);
+        /// * `h!(@hot Name { dst, a, b })` and `h!(@hot_imm Name { dst, a, imm })` for the
+        ///   register and immediate forms of the hot binop `Binop::Name`.
+        ///
+        /// A handler thus cannot forget an op, and an operand added to the table fails to match
+        /// the handler's rule until the handler takes it.
+        macro_rules! dispatch_op {
+            ($d op:expr, $d h:ident) => {
+                match $d op {
+                    $( Op::$name $({ $($field),* })? => $d h!($name $({ $($field),* })?), )*
+                    $(
+                        Op::$hot { dst, a, b } => $d h!(@hot $hot { dst, a, b }),
+                        Op::$hot_imm { dst, a, imm } => $d h!(@hot_imm $hot { dst, a, imm }),
+                    )*
+                }
+            };
+        }
+        pub(crate) use dispatch_op;
     };
     (@gen $( $(#[$meta:meta])* $name:ident $({ $($field:ident : $ty:ident = $role:ident),* })? ; )*) => {
         /// One operation of the internal form (defined by [`op_table`]). At most 16 bytes
