@@ -680,16 +680,10 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
         }};
         (Copy { $dst:ident, $src:ident }) => {{ r!($dst) = r!($src) }};
         (Const32 { $dst:ident, $value:ident }) => {{ r!($dst) = $value as u128 }};
-        (Const64 { $dst:ident, $lo:ident, $hi:ident }) => {{
-            r!($dst) = (($hi as u64) << 32 | $lo as u64) as u128
-        }};
+        (Const64 { $dst:ident, $lo:ident, $hi:ident }) => {{ r!($dst) = (($hi as u64) << 32 | $lo as u64) as u128 }};
         (ConstV128 { $dst:ident, $idx:ident }) => {{ r!($dst) = body.v128s[$idx as usize] }};
-        (Select { $dst:ident, $a:ident, $b:ident, $c:ident }) => {{
-            r!($dst) = if get!(u32, $c) != 0 { r!($a) } else { r!($b) }
-        }};
-        (GlobalGet { $dst:ident, $global:ident }) => {{
-            r!($dst) = globals[inst.globals[$global as usize] as usize]
-        }};
+        (Select { $dst:ident, $a:ident, $b:ident, $c:ident }) => {{ r!($dst) = if get!(u32, $c) != 0 { r!($a) } else { r!($b) } }};
+        (GlobalGet { $dst:ident, $global:ident }) => {{ r!($dst) = globals[inst.globals[$global as usize] as usize] }};
         (GlobalSet { $global:ident, $src:ident }) => {{
             let v = r!($src);
             globals[inst.globals[$global as usize] as usize] = v;
@@ -698,51 +692,21 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             }
         }};
         (RefFunc { $dst:ident, $func:ident }) => {{ r!($dst) = inst.funcs[$func as usize] as u128 + 1 }};
-        (LoadU8 { $dst:ident, $addr:ident, $offset:ident }) => {{
-            r!($dst) = load_le!($addr, $offset, 1, u8) as u128
-        }};
-        (LoadS8x32 { $dst:ident, $addr:ident, $offset:ident }) => {{
-            r!($dst) = load_le!($addr, $offset, 1, u8) as i8 as i32 as u32 as u128
-        }};
-        (LoadS8x64 { $dst:ident, $addr:ident, $offset:ident }) => {{
-            r!($dst) = load_le!($addr, $offset, 1, u8) as i8 as i64 as u64 as u128
-        }};
-        (LoadU16 { $dst:ident, $addr:ident, $offset:ident }) => {{
-            r!($dst) = load_le!($addr, $offset, 2, u16) as u128
-        }};
-        (LoadS16x32 { $dst:ident, $addr:ident, $offset:ident }) => {{
-            r!($dst) = load_le!($addr, $offset, 2, u16) as i16 as i32 as u32 as u128
-        }};
-        (LoadS16x64 { $dst:ident, $addr:ident, $offset:ident }) => {{
-            r!($dst) = load_le!($addr, $offset, 2, u16) as i16 as i64 as u64 as u128
-        }};
-        (LoadU32 { $dst:ident, $addr:ident, $offset:ident }) => {{
-            r!($dst) = load_le!($addr, $offset, 4, u32) as u128
-        }};
-        (LoadS32x64 { $dst:ident, $addr:ident, $offset:ident }) => {{
-            r!($dst) = load_le!($addr, $offset, 4, u32) as i32 as i64 as u64 as u128
-        }};
-        (LoadU64 { $dst:ident, $addr:ident, $offset:ident }) => {{
-            r!($dst) = load_le!($addr, $offset, 8, u64) as u128
-        }};
-        (LoadV128 { $dst:ident, $addr:ident, $offset:ident }) => {{
-            r!($dst) = load_le!($addr, $offset, 16, u128)
-        }};
-        (Store8 { $addr:ident, $value:ident, $offset:ident }) => {{
-            store_le!($addr, $value, $offset, 1, u8)
-        }};
-        (Store16 { $addr:ident, $value:ident, $offset:ident }) => {{
-            store_le!($addr, $value, $offset, 2, u16)
-        }};
-        (Store32 { $addr:ident, $value:ident, $offset:ident }) => {{
-            store_le!($addr, $value, $offset, 4, u32)
-        }};
-        (Store64 { $addr:ident, $value:ident, $offset:ident }) => {{
-            store_le!($addr, $value, $offset, 8, u64)
-        }};
-        (Store128 { $addr:ident, $value:ident, $offset:ident }) => {{
-            store_le!($addr, $value, $offset, 16, u128)
-        }};
+        (LoadU8 { $dst:ident, $addr:ident, $offset:ident }) => {{ r!($dst) = load_le!($addr, $offset, 1, u8) as u128 }};
+        (LoadS8x32 { $dst:ident, $addr:ident, $offset:ident }) => {{ r!($dst) = load_le!($addr, $offset, 1, u8) as i8 as i32 as u32 as u128 }};
+        (LoadS8x64 { $dst:ident, $addr:ident, $offset:ident }) => {{ r!($dst) = load_le!($addr, $offset, 1, u8) as i8 as i64 as u64 as u128 }};
+        (LoadU16 { $dst:ident, $addr:ident, $offset:ident }) => {{ r!($dst) = load_le!($addr, $offset, 2, u16) as u128 }};
+        (LoadS16x32 { $dst:ident, $addr:ident, $offset:ident }) => {{ r!($dst) = load_le!($addr, $offset, 2, u16) as i16 as i32 as u32 as u128 }};
+        (LoadS16x64 { $dst:ident, $addr:ident, $offset:ident }) => {{ r!($dst) = load_le!($addr, $offset, 2, u16) as i16 as i64 as u64 as u128 }};
+        (LoadU32 { $dst:ident, $addr:ident, $offset:ident }) => {{ r!($dst) = load_le!($addr, $offset, 4, u32) as u128 }};
+        (LoadS32x64 { $dst:ident, $addr:ident, $offset:ident }) => {{ r!($dst) = load_le!($addr, $offset, 4, u32) as i32 as i64 as u64 as u128 }};
+        (LoadU64 { $dst:ident, $addr:ident, $offset:ident }) => {{ r!($dst) = load_le!($addr, $offset, 8, u64) as u128 }};
+        (LoadV128 { $dst:ident, $addr:ident, $offset:ident }) => {{ r!($dst) = load_le!($addr, $offset, 16, u128) }};
+        (Store8 { $addr:ident, $value:ident, $offset:ident }) => {{ store_le!($addr, $value, $offset, 1, u8) }};
+        (Store16 { $addr:ident, $value:ident, $offset:ident }) => {{ store_le!($addr, $value, $offset, 2, u16) }};
+        (Store32 { $addr:ident, $value:ident, $offset:ident }) => {{ store_le!($addr, $value, $offset, 4, u32) }};
+        (Store64 { $addr:ident, $value:ident, $offset:ident }) => {{ store_le!($addr, $value, $offset, 8, u64) }};
+        (Store128 { $addr:ident, $value:ident, $offset:ident }) => {{ store_le!($addr, $value, $offset, 16, u128) }};
         (SimdLoad { $kind:ident, $dst:ident, $addr:ident, $offset:ident }) => {{
             let raw = memory::load_narrow(
                 &mem.data,
@@ -776,9 +740,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             tri!(memory::store_narrow(&mut mem.data, a, $offset, $width as u32, x, counters, obs, at!()));
         }};
         (MemorySize { $dst:ident }) => {{ r!($dst) = memory::size(mem) as u128 }};
-        (MemoryGrow { $dst:ident, $delta:ident }) => {{
-            r!($dst) = memory::grow(mem, get!(u32, $delta)) as u128
-        }};
+        (MemoryGrow { $dst:ident, $delta:ident }) => {{ r!($dst) = memory::grow(mem, get!(u32, $delta)) as u128 }};
         (MemoryCopy { $dst:ident, $src:ident, $len:ident }) => {{
             let args = (get!(u32, $dst), get!(u32, $src), get!(u32, $len));
             tri!(memory::copy(&mut mem.data, args, counters, obs, at!()));
@@ -809,9 +771,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             let tab = &mut tables[inst.tables[$table as usize] as usize];
             tri!(table::set(tab, get!(u32, $index), r!($value) as u64));
         }};
-        (TableSize { $table:ident, $dst:ident }) => {{
-            r!($dst) = tables[inst.tables[$table as usize] as usize].elems.len() as u128
-        }};
+        (TableSize { $table:ident, $dst:ident }) => {{ r!($dst) = tables[inst.tables[$table as usize] as usize].elems.len() as u128 }};
         (TableGrow { $table:ident, $dst:ident, $init:ident, $delta:ident }) => {{
             let tab = &mut tables[inst.tables[$table as usize] as usize];
             r!($dst) = table::grow(tab, r!($init) as u64, get!(u32, $delta)) as u128;
@@ -838,23 +798,13 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             segments[iidx].elems[$seg as usize] = Vec::new();
         }};
         (SimdUnary { $op:ident, $dst:ident, $a:ident }) => {{ r!($dst) = simd::unary($op, r!($a)) }};
-        (SimdBinary { $op:ident, $dst:ident, $a:ident, $b:ident }) => {{
-            r!($dst) = simd::binary($op, r!($a), r!($b))
-        }};
-        (SimdTernary { $op:ident, $dst:ident, $a:ident, $b:ident, $c:ident }) => {{
-            r!($dst) = simd::ternary($op, r!($a), r!($b), r!($c))
-        }};
-        (SimdShift { $op:ident, $dst:ident, $a:ident, $b:ident }) => {{
-            r!($dst) = simd::shift($op, r!($a), get!(u32, $b))
-        }};
+        (SimdBinary { $op:ident, $dst:ident, $a:ident, $b:ident }) => {{ r!($dst) = simd::binary($op, r!($a), r!($b)) }};
+        (SimdTernary { $op:ident, $dst:ident, $a:ident, $b:ident, $c:ident }) => {{ r!($dst) = simd::ternary($op, r!($a), r!($b), r!($c)) }};
+        (SimdShift { $op:ident, $dst:ident, $a:ident, $b:ident }) => {{ r!($dst) = simd::shift($op, r!($a), get!(u32, $b)) }};
         (SimdTest { $op:ident, $dst:ident, $a:ident }) => {{ r!($dst) = simd::test($op, r!($a)) as u128 }};
         (SimdSplat { $op:ident, $dst:ident, $a:ident }) => {{ r!($dst) = simd::splat($op, r!($a) as u64) }};
-        (SimdExtract { $op:ident, $lane:ident, $dst:ident, $a:ident }) => {{
-            r!($dst) = simd::extract_lane($op, r!($a), $lane) as u128
-        }};
-        (SimdReplace { $op:ident, $lane:ident, $dst:ident, $a:ident, $b:ident }) => {{
-            r!($dst) = simd::replace_lane($op, r!($a), r!($b) as u64, $lane)
-        }};
+        (SimdExtract { $op:ident, $lane:ident, $dst:ident, $a:ident }) => {{ r!($dst) = simd::extract_lane($op, r!($a), $lane) as u128 }};
+        (SimdReplace { $op:ident, $lane:ident, $dst:ident, $a:ident, $b:ident }) => {{ r!($dst) = simd::replace_lane($op, r!($a), r!($b) as u64, $lane) }};
         (Shuffle { $dst:ident, $a:ident, $b:ident, $idx:ident }) => {{
             let (x, y) = (r!($a).to_le_bytes(), r!($b).to_le_bytes());
             let lanes = &body.shuffles[$idx as usize];
@@ -865,24 +815,16 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             r!($dst) = u128::from_le_bytes(out);
         }};
         (Unop { $op:ident, $dst:ident, $a:ident }) => {{ super::ir::for_each_unop!(ex_unop, $op, $dst, $a) }};
-        (TrapUnop { $op:ident, $dst:ident, $a:ident }) => {{
-            super::ir::for_each_trap_unop!(ex_trap_unop, $op, $dst, $a)
-        }};
-        (Binop { $op:ident, $dst:ident, $a:ident, $b:ident }) => {{
-            r!($dst) = eval_binop($op, r!($a), r!($b))
-        }};
-        (BinopImm { $op:ident, $dst:ident, $a:ident, $imm:ident }) => {{
-            r!($dst) = eval_binop($op, r!($a), imm_bits($imm))
-        }};
+        (TrapUnop { $op:ident, $dst:ident, $a:ident }) => {{ super::ir::for_each_trap_unop!(ex_trap_unop, $op, $dst, $a) }};
+        (Binop { $op:ident, $dst:ident, $a:ident, $b:ident }) => {{ r!($dst) = eval_binop($op, r!($a), r!($b)) }};
+        (BinopImm { $op:ident, $dst:ident, $a:ident, $imm:ident }) => {{ r!($dst) = eval_binop($op, r!($a), imm_bits($imm)) }};
         (TrapBinop { $op:ident, $dst:ident, $a:ident, $b:ident }) => {{
             match eval_trap_binop($op, r!($a), r!($b)) {
                 Ok(v) => r!($dst) = v,
                 Err(k) => trap!(k),
             }
         }};
-        (TrapBinopImm { $op:ident, $dst:ident, $a:ident, $imm:ident }) => {{
-            super::ir::for_each_trap_binop!(ex_trap_binop_imm, $op, $dst, $a, $imm)
-        }};
+        (TrapBinopImm { $op:ident, $dst:ident, $a:ident, $imm:ident }) => {{ super::ir::for_each_trap_binop!(ex_trap_binop_imm, $op, $dst, $a, $imm) }};
     }
 
     loop {

@@ -16,7 +16,11 @@ use super::ir::{self, BranchTarget, FRAME_SLOTS, LoadKind, Op, Slot, TargetKind}
 use super::limits::Limits;
 use super::module::{CompiledFunc, Getter, Module};
 
+mod emit;
+mod peephole;
 mod simd;
+
+use emit::Emitter;
 
 /// Where an operand is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,6 +71,8 @@ struct Ctrl {
 struct Translator<'m> {
     module: &'m Module,
     f: CompiledFunc,
+    /// The code being emitted, with its side tables (moved into `f` at the end).
+    e: Emitter,
     stack: Vec<Opnd>,
     ctrls: Vec<Ctrl>,
     max_height: u32,
@@ -77,8 +83,6 @@ struct Translator<'m> {
     count: u32,
     /// Function-relative index of the instruction being translated.
     instr: u32,
-    /// Ops emitted since the last label (for retargeting).
-    label_pc: usize,
     /// Conditional branches of the open fuel block, to patch with their refunds.
     refunds: Vec<usize>,
 }
@@ -127,7 +131,7 @@ pub(crate) fn translate_function(
         fuel_pc: None,
         count: 0,
         instr: 0,
-        label_pc: 0,
+        e: Emitter::default(),
         refunds: Vec::new(),
     };
     t.ctrls.push(Ctrl {
@@ -173,6 +177,7 @@ pub(crate) fn translate_function(
         }
     }
     reader.finish().map_err(LoadError::invalid)?;
+    (t.f.code, t.f.cum, t.f.idx) = t.e.finish();
     t.f.frame_size = t.f.num_locals + t.max_height;
     t.f.getter = if t.f.instr_offsets.len() == 2 { getter } else { None };
     Ok((t.f, fv))
@@ -183,57 +188,34 @@ impl<'m> Translator<'m> {
 
     fn close_block(&mut self) {
         if let Some(pc) = self.fuel_pc.take()
-            && let Op::Fuel { n, .. } = &mut self.f.code[pc]
+            && let Op::Fuel { n, .. } = self.e.op_mut(pc)
         {
             *n = self.count;
         }
         for site in core::mem::take(&mut self.refunds) {
-            let rest = self.count - self.f.cum[site];
-            if let Some(r) = self.f.code[site].refund_mut() {
+            let rest = self.count - self.e.cum(site);
+            if let Some(r) = self.e.op_mut(site).refund_mut() {
                 *r = rest;
             }
         }
         self.count = 0;
     }
 
-    /// If the last op computed the `i32` condition in `cond` with a binop (and nothing can
-    /// jump between them), removes it and returns it for fusion into the branch.
-    fn take_condition(&mut self, cond: Slot) -> Option<Op> {
-        if self.f.code.len() <= self.label_pc {
-            return None;
-        }
-        let last = self.f.code.len() - 1;
-        match self.f.code[last].generic() {
-            op @ (Op::Binop { dst, .. } | Op::BinopImm { dst, .. })
-                if dst == cond && cond >= self.temp_slot(0) =>
-            {
-                self.f.code.pop();
-                self.f.cum.pop();
-                self.f.idx.pop();
-                Some(op)
-            }
-            _ => None,
-        }
-    }
-
     /// Emits a conditional branch and records it for its refund.
     fn emit_cond(&mut self, op: Op) -> usize {
         let pc = self.emit(op);
         self.refunds.push(pc);
-        // Nothing may be retargeted across a branch.
-        self.label_pc = pc + 1;
+        // Nothing may be rewritten across a branch.
+        self.e.label();
         pc
     }
 
     /// Opens a fuel block whose first instruction has index `first`; returns its pc.
     fn open_block(&mut self, first: u32) -> u32 {
         self.close_block();
-        let pc = self.f.code.len();
-        self.f.code.push(Op::Fuel { n: 0, first });
-        self.f.cum.push(0);
-        self.f.idx.push(first);
+        let pc = self.e.push(Op::Fuel { n: 0, first }, 0, first);
         self.fuel_pc = Some(pc);
-        self.label_pc = pc + 1;
+        self.e.label();
         pc as u32
     }
 
@@ -243,11 +225,7 @@ impl<'m> Translator<'m> {
     }
 
     fn emit(&mut self, op: Op) -> usize {
-        let pc = self.f.code.len();
-        self.f.code.push(op.specialize());
-        self.f.cum.push(self.count);
-        self.f.idx.push(self.instr);
-        pc
+        self.e.push(op, self.count, self.instr)
     }
 
     // ---- operand stack ----------------------------------------------------------------------
@@ -456,29 +434,6 @@ impl<'m> Translator<'m> {
         }
     }
 
-    /// For a loop branch on `op(i, n)`: if the op before it (after the last label) is
-    /// `i += step` on the same slot with a 16-bit step and `op` is `<u`, `<s` or `!=`, removes
-    /// the add and returns the superinstruction's constructor and the step.
-    #[allow(clippy::type_complexity)]
-    fn take_increment(&mut self, op: ir::Binop, i: Slot) -> Option<(fn(Slot, i16, Slot, u32) -> Op, i16)> {
-        let make: fn(Slot, i16, Slot, u32) -> Op = match op {
-            ir::Binop::I32LtU => |i, step, n, pc| Op::IncBrIfLoopLtU { i, step, n, pc, refund: 0 },
-            ir::Binop::I32LtS => |i, step, n, pc| Op::IncBrIfLoopLtS { i, step, n, pc, refund: 0 },
-            ir::Binop::I32Ne => |i, step, n, pc| Op::IncBrIfLoopNe { i, step, n, pc, refund: 0 },
-            _ => return None,
-        };
-        let last = self.f.code.len().checked_sub(1).filter(|&l| l >= self.label_pc)?;
-        let Op::I32AddImm { dst, a, imm } = self.f.code[last] else { return None };
-        let step = i16::try_from(imm as i32).ok()?;
-        if dst != i || a != i {
-            return None;
-        }
-        self.f.code.pop();
-        self.f.cum.pop();
-        self.f.idx.pop();
-        Some((make, step))
-    }
-
     fn emit_br_if(&mut self, depth: u32, cond: Slot) {
         let fused = self.take_condition(cond);
         let (ci, t) = self.branch_target(depth);
@@ -532,7 +487,7 @@ impl<'m> Translator<'m> {
     fn patch(&mut self, patches: &[Patch], pc: u32) {
         for p in patches {
             match *p {
-                Patch::Op(i) => match self.f.code[i].target_mut() {
+                Patch::Op(i) => match self.e.op_mut(i).target_mut() {
                     Some(t) => *t = pc,
                     None => unreachable!("patching a non-branch op (at pc {i})"),
                 },
@@ -600,14 +555,7 @@ impl<'m> Translator<'m> {
         }
         let top_temp = self.stack[h as usize] == Opnd::Temp;
         let temp = self.temp_slot(h);
-        let last = self.f.code.len().wrapping_sub(1);
-        let retargeted = top_temp
-            && self.f.code.len() > self.label_pc
-            && matches!(self.f.code[last].retargetable_dst(), Some(d) if *d == temp);
-        if retargeted {
-            if let Some(d) = self.f.code[last].retargetable_dst() {
-                *d = l as Slot;
-            }
+        if top_temp && self.retarget_last(temp, l as Slot) {
             if tee {
                 self.stack[h as usize] = Opnd::Local(l);
             } else {

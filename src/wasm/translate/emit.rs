@@ -1,0 +1,102 @@
+//! The emitter: a function's internal code and its per-op side tables, kept in step as one
+//! unit.
+//!
+//! Every op has two side entries, written with it and removed with it: `cum`, the position of
+//! its main instruction in its fuel block (1-based; 0 for a block's `Fuel`), and `idx`, that
+//! instruction's function-relative index (docs/counting.md, "Fuel blocks"). The emitter also
+//! keeps the *label*: the first pc that a branch may reach from elsewhere. Ops before it are
+//! fixed; only the last op, when it is at or after the label, may be rewritten or removed by a
+//! peephole (`super::peephole`), because nothing can jump between it and the next op.
+
+use alloc::vec::Vec;
+
+use crate::wasm::ir::Op;
+
+/// The code of one function being emitted, with its `cum` and `idx` side tables.
+#[derive(Debug, Default)]
+pub(super) struct Emitter {
+    code: Vec<Op>,
+    cum: Vec<u32>,
+    idx: Vec<u32>,
+    /// No op before this pc may change: a branch may land on it or after it.
+    label: usize,
+}
+
+impl Emitter {
+    /// Appends `op`, in its specialised form ([`Op::specialize`]), whose main instruction is
+    /// the `cum`-th of its fuel block and the `idx`-th of the function; returns its pc.
+    pub(super) fn push(&mut self, op: Op, cum: u32, idx: u32) -> usize {
+        let pc = self.code.len();
+        self.code.push(op.specialize());
+        self.cum.push(cum);
+        self.idx.push(idx);
+        pc
+    }
+
+    /// Marks the next pc as a label: a branch may land there, so nothing emitted so far may
+    /// be rewritten by a peephole.
+    pub(super) fn label(&mut self) {
+        self.label = self.code.len();
+    }
+
+    /// The last op, if a peephole may rewrite it (it is at or after the label).
+    pub(super) fn last_mut(&mut self) -> Option<&mut Op> {
+        if self.code.len() > self.label { self.code.last_mut() } else { None }
+    }
+
+    /// Removes the last op and its side entries, if a peephole may (as [`Emitter::last_mut`]);
+    /// returns it.
+    pub(super) fn pop(&mut self) -> Option<Op> {
+        if self.code.len() <= self.label {
+            return None;
+        }
+        self.cum.pop();
+        self.idx.pop();
+        self.code.pop()
+    }
+
+    /// The op at `pc`, to patch a branch target, a refund or a fuel count.
+    ///
+    /// Panics if `pc` was not emitted (a translator bug, never input-dependent).
+    pub(super) fn op_mut(&mut self, pc: usize) -> &mut Op {
+        &mut self.code[pc]
+    }
+
+    /// The `cum` entry of the op at `pc`.
+    pub(super) fn cum(&self, pc: usize) -> u32 {
+        self.cum[pc]
+    }
+
+    /// The code and its side tables: `(code, cum, idx)`, of equal length.
+    pub(super) fn finish(self) -> (Vec<Op>, Vec<u32>, Vec<u32>) {
+        (self.code, self.cum, self.idx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn side_tables_follow_the_code() {
+        let mut e = Emitter::default();
+        assert_eq!(e.push(Op::Fuel { n: 0, first: 0 }, 0, 0), 0);
+        e.label();
+        assert_eq!(e.last_mut(), None, "the label protects what came before");
+        assert_eq!(e.push(Op::Const32 { dst: 3, value: 7 }, 1, 0), 1);
+        assert_eq!(e.push(Op::Copy { dst: 0, src: 3 }, 2, 1), 2);
+        assert_eq!(e.pop(), Some(Op::Copy { dst: 0, src: 3 }));
+        assert_eq!(e.cum(1), 1);
+        assert_eq!(e.pop(), Some(Op::Const32 { dst: 3, value: 7 }));
+        assert_eq!(e.pop(), None, "nothing before the label is removed");
+        let (code, cum, idx) = e.finish();
+        assert_eq!((code.len(), cum, idx), (1, alloc::vec![0], alloc::vec![0]));
+    }
+
+    #[test]
+    fn a_generic_hot_binop_is_stored_specialised() {
+        let mut e = Emitter::default();
+        e.push(Op::Binop { op: crate::wasm::ir::Binop::I32Add, dst: 2, a: 0, b: 1 }, 1, 0);
+        assert_eq!(e.last_mut().copied(), Some(Op::I32Add { dst: 2, a: 0, b: 1 }));
+    }
+}
