@@ -318,29 +318,29 @@ impl<'m> Translator<'m> {
         self.emit(make(dst, a));
     }
 
-    fn binop(&mut self, make: impl Fn(Slot, Slot, Slot) -> Op + Copy) {
-        if matches!(self.stack.last(), Some(Opnd::Imm(..))) {
-            let with_imm = match make(0, 0, 0) {
-                Op::Binop { op, .. } => Some(Op::BinopImm { op, dst: 0, a: 0, imm: 0 }),
-                Op::TrapBinop { op, .. } => Some(Op::TrapBinopImm { op, dst: 0, a: 0, imm: 0 }),
-                _ => None,
-            };
-            if let Some(form) = with_imm {
-                let imm = self.pop_imm().expect("checked above");
-                let a = self.pop();
-                let dst = self.push();
-                self.emit(match form {
-                    Op::BinopImm { op, .. } => Op::BinopImm { op, dst, a, imm },
-                    Op::TrapBinopImm { op, .. } => Op::TrapBinopImm { op, dst, a, imm },
-                    _ => unreachable!("one of the two forms above"),
-                });
-                return;
-            }
-        }
+    /// A binary operation on the two top operands into a new temporary.
+    fn binop(&mut self, make: impl FnOnce(Slot, Slot, Slot) -> Op) {
         let b = self.pop();
         let a = self.pop();
         let dst = self.push();
         self.emit(make(dst, a, b));
+    }
+
+    /// A scalar binary operation: its constant form `imm(dst, a, bits)` when the right operand
+    /// is a folded constant (`Opnd::Imm`), else its register form `reg(dst, a, b)`.
+    fn binop_or_imm(
+        &mut self,
+        reg: impl FnOnce(Slot, Slot, Slot) -> Op,
+        imm: impl FnOnce(Slot, Slot, u32) -> Op,
+    ) {
+        match self.pop_imm() {
+            Some(bits) => {
+                let a = self.pop();
+                let dst = self.push();
+                self.emit(imm(dst, a, bits));
+            }
+            None => self.binop(reg),
+        }
     }
 
     fn block_arity(&self, bt: BlockType) -> (u32, u32) {
@@ -597,12 +597,12 @@ impl<'m> Translator<'m> {
         }
         macro_rules! tr_binop {
             ($($name:ident ( $($t:ty),* ) -> $out:ty = |$($arg:ident),*| $e:expr;)*) => {
-                match op { $( Operator::$name => { self.count(); self.binop(|dst, a, b| Op::Binop { op: ir::Binop::$name, dst, a, b }); return Ok(()); } )* _ => {} }
+                match op { $( Operator::$name => { self.count(); self.binop_or_imm(|dst, a, b| Op::Binop { op: ir::Binop::$name, dst, a, b }, |dst, a, imm| Op::BinopImm { op: ir::Binop::$name, dst, a, imm }); return Ok(()); } )* _ => {} }
             };
         }
         macro_rules! tr_trap_binop {
             ($($name:ident ( $($t:ty),* ) -> $out:ty = |$($arg:ident),*| $e:expr;)*) => {
-                match op { $( Operator::$name => { self.count(); self.binop(|dst, a, b| Op::TrapBinop { op: ir::TrapBinop::$name, dst, a, b }); return Ok(()); } )* _ => {} }
+                match op { $( Operator::$name => { self.count(); self.binop_or_imm(|dst, a, b| Op::TrapBinop { op: ir::TrapBinop::$name, dst, a, b }, |dst, a, imm| Op::TrapBinopImm { op: ir::TrapBinop::$name, dst, a, imm }); return Ok(()); } )* _ => {} }
             };
         }
         // `eqz` is `eq` with an immediate 0: the same value, and it fuses into branches.
@@ -611,7 +611,10 @@ impl<'m> Translator<'m> {
             let is64 = matches!(op, Operator::I64Eqz);
             self.push_imm(0, is64);
             let eq = if is64 { ir::Binop::I64Eq } else { ir::Binop::I32Eq };
-            self.binop(|dst, a, b| Op::Binop { op: eq, dst, a, b });
+            self.binop_or_imm(
+                |dst, a, b| Op::Binop { op: eq, dst, a, b },
+                |dst, a, imm| Op::BinopImm { op: eq, dst, a, imm },
+            );
             return Ok(());
         }
         ir::for_each_binop!(tr_binop);
