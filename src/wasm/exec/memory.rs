@@ -16,12 +16,12 @@ use crate::wasm::store::MemoryInst;
 /// The bytes of a page (spec 2.0, section 2.5.8: 64 KiB).
 const PAGE: u64 = 65536;
 
-/// The effective address `addr + offset` of an access of `width` bytes, if all of them are
-/// inside a memory of `len` bytes. Computed in 64 bits, so it cannot wrap.
+/// The effective address `addr + offset`, computed in 64 bits so it cannot wrap, as an index
+/// into memory (`None` if it does not fit `usize`, which no memory reaches).
 #[inline(always)]
-fn effective(addr: u32, offset: u32, width: u64, len: usize) -> Result<usize, TrapKind> {
+fn effective(addr: u32, offset: u32) -> (u64, Option<usize>) {
     let ea = addr as u64 + offset as u64;
-    if ea + width > len as u64 { Err(TrapKind::MemoryOutOfBounds) } else { Ok(ea as usize) }
+    (ea, usize::try_from(ea).ok())
 }
 
 /// A load of `W` bytes at `addr + offset` (a scalar or `v128.load`), counted as one read.
@@ -35,9 +35,8 @@ pub(super) fn load<const W: usize, O: Observer>(
     at: impl FnOnce() -> u64,
 ) -> Result<[u8; W], TrapKind> {
     // One bounds check: the `W` bytes from `ea` exist or the access traps.
-    let ea = addr as u64 + offset as u64;
-    let bytes = usize::try_from(ea)
-        .ok()
+    let (ea, at_index) = effective(addr, offset);
+    let bytes = at_index
         .and_then(|a| data.get(a..))
         .and_then(|d| d.first_chunk::<W>())
         .ok_or(TrapKind::MemoryOutOfBounds)?;
@@ -59,9 +58,8 @@ pub(super) fn store<const W: usize, O: Observer>(
     obs: &mut O,
     at: impl FnOnce() -> u64,
 ) -> Result<(), TrapKind> {
-    let ea = addr as u64 + offset as u64;
-    let d = usize::try_from(ea)
-        .ok()
+    let (ea, at_index) = effective(addr, offset);
+    let d = at_index
         .and_then(|a| data.get_mut(a..))
         .and_then(|d| d.first_chunk_mut::<W>())
         .ok_or(TrapKind::MemoryOutOfBounds)?;
@@ -86,12 +84,13 @@ pub(super) fn load_narrow<O: Observer>(
     at: impl FnOnce() -> u64,
 ) -> Result<u128, TrapKind> {
     let w = width.min(16) as usize;
-    let ea = effective(addr, offset, w as u64, data.len())?;
+    let (ea, at_index) = effective(addr, offset);
+    let bytes = at_index.and_then(|a| data.get(a..)?.get(..w)).ok_or(TrapKind::MemoryOutOfBounds)?;
     let mut raw = [0u8; 16];
-    raw[..w].copy_from_slice(&data[ea..ea + w]);
+    raw[..w].copy_from_slice(bytes);
     counters.memory_reads += 1;
     if O::ENABLED {
-        obs.load(ea as u64, w as u32, at());
+        obs.load(ea, w as u32, at());
     }
     Ok(u128::from_le_bytes(raw))
 }
@@ -111,11 +110,12 @@ pub(super) fn store_narrow<O: Observer>(
     at: impl FnOnce() -> u64,
 ) -> Result<(), TrapKind> {
     let w = width.min(16) as usize;
-    let ea = effective(addr, offset, w as u64, data.len())?;
-    data[ea..ea + w].copy_from_slice(&value.to_le_bytes()[..w]);
+    let (ea, at_index) = effective(addr, offset);
+    let d = at_index.and_then(|a| data.get_mut(a..)?.get_mut(..w)).ok_or(TrapKind::MemoryOutOfBounds)?;
+    d.copy_from_slice(&value.to_le_bytes()[..w]);
     counters.memory_writes += 1;
     if O::ENABLED {
-        obs.store(ea as u64, w as u32, at());
+        obs.store(ea, w as u32, at());
     }
     Ok(())
 }

@@ -476,7 +476,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
     // The exact instruction count, for an observer's event (computed only when it is enabled).
     macro_rules! at {
         () => {
-            || block_base + body.cum[pc] as u64
+            || exact!()
         };
     }
     // The value of a memory or table access, or its trap.
