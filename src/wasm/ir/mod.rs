@@ -196,19 +196,46 @@ macro_rules! for_each_trap_binop {
     };
 }
 
-/// The binary operations frequent enough in compiled code to get their own [`Op`] variants
-/// (register and immediate forms), saving the second dispatch on [`Binop`]. Their semantics
-/// stay in [`for_each_binop`]; the translator specialises generic ops into these.
-macro_rules! for_each_hot_binop {
+/// The operations frequent enough in compiled code to get [`Op`] variants of their own, which
+/// saves the executor's second dispatch on the [`Binop`] kind. Their semantics stay in
+/// [`for_each_binop`]; the translator emits the generic ops and [`Op::specialize`] turns them
+/// into these.
+///
+/// * `binop`: `Name NameImm`, the register and constant-operand forms of `Binop::Name`;
+/// * `cmp`: `Name BrIf BrIfImm BrIfLoop BrIfLoopImm`, the compare-and-branch ops of the
+///   comparison `Binop::Name` ([`Op::BrIfCmp`], [`Op::BrIfCmpImm`], [`Op::BrIfLoopCmp`],
+///   [`Op::BrIfLoopCmpImm`] specialised to it);
+/// * `div`: `Name NameImm`, [`Op::TrapBinopImm`] of `TrapBinop::Name` by a constant other
+///   than 0 and -1, which cannot trap (no division by zero, no signed overflow).
+macro_rules! for_each_hot_op {
     ($m:ident) => {
         $m! {
-            I32Add I32AddImm, I32Sub I32SubImm, I32Mul I32MulImm, I32And I32AndImm, I32Or I32OrImm,
-            I32Xor I32XorImm, I32Shl I32ShlImm, I32ShrS I32ShrSImm, I32ShrU I32ShrUImm,
-            I32Eq I32EqImm, I32Ne I32NeImm, I32LtS I32LtSImm, I32LtU I32LtUImm, I32GtS I32GtSImm,
-            I32GtU I32GtUImm, I32LeS I32LeSImm, I32LeU I32LeUImm, I32GeS I32GeSImm, I32GeU I32GeUImm,
-            I64Add I64AddImm, I64Sub I64SubImm, I64Mul I64MulImm, I64And I64AndImm, I64Or I64OrImm,
-            I64Xor I64XorImm, I64Shl I64ShlImm, I64ShrU I64ShrUImm, I64Eq I64EqImm, I64Ne I64NeImm,
-            I64LtU I64LtUImm
+            binop {
+                I32Add I32AddImm, I32Sub I32SubImm, I32Mul I32MulImm, I32And I32AndImm, I32Or I32OrImm,
+                I32Xor I32XorImm, I32Shl I32ShlImm, I32ShrS I32ShrSImm, I32ShrU I32ShrUImm,
+                I32Rotl I32RotlImm, I32Rotr I32RotrImm,
+                I32Eq I32EqImm, I32Ne I32NeImm, I32LtS I32LtSImm, I32LtU I32LtUImm, I32GtS I32GtSImm,
+                I32GtU I32GtUImm, I32LeS I32LeSImm, I32LeU I32LeUImm, I32GeS I32GeSImm, I32GeU I32GeUImm,
+                I64Add I64AddImm, I64Sub I64SubImm, I64Mul I64MulImm, I64And I64AndImm, I64Or I64OrImm,
+                I64Xor I64XorImm, I64Shl I64ShlImm, I64ShrU I64ShrUImm, I64Eq I64EqImm, I64Ne I64NeImm,
+                I64LtU I64LtUImm
+            }
+            cmp {
+                I32Eq BrIfI32Eq BrIfI32EqImm BrIfLoopI32Eq BrIfLoopI32EqImm,
+                I32Ne BrIfI32Ne BrIfI32NeImm BrIfLoopI32Ne BrIfLoopI32NeImm,
+                I32LtS BrIfI32LtS BrIfI32LtSImm BrIfLoopI32LtS BrIfLoopI32LtSImm,
+                I32LtU BrIfI32LtU BrIfI32LtUImm BrIfLoopI32LtU BrIfLoopI32LtUImm,
+                I32GtS BrIfI32GtS BrIfI32GtSImm BrIfLoopI32GtS BrIfLoopI32GtSImm,
+                I32GtU BrIfI32GtU BrIfI32GtUImm BrIfLoopI32GtU BrIfLoopI32GtUImm,
+                I32LeS BrIfI32LeS BrIfI32LeSImm BrIfLoopI32LeS BrIfLoopI32LeSImm,
+                I32LeU BrIfI32LeU BrIfI32LeUImm BrIfLoopI32LeU BrIfLoopI32LeUImm,
+                I32GeS BrIfI32GeS BrIfI32GeSImm BrIfLoopI32GeS BrIfLoopI32GeSImm,
+                I32GeU BrIfI32GeU BrIfI32GeUImm BrIfLoopI32GeU BrIfLoopI32GeUImm
+            }
+            div {
+                I32DivS I32DivSImm, I32DivU I32DivUImm, I32RemS I32RemSImm, I32RemU I32RemUImm,
+                I64DivS I64DivSImm, I64DivU I64DivUImm, I64RemS I64RemSImm, I64RemU I64RemUImm
+            }
         }
     };
 }
@@ -303,7 +330,7 @@ pub(crate) enum TargetKind {
 /// [`Op::Fuel`] charged, and the translator's `cum`/`idx` side tables give each op's place in
 /// it (docs/counting.md, "Fuel blocks").
 macro_rules! op_table {
-    ($($hot:ident $hot_imm:ident),*) => {
+    (binop { $($hot:ident $hot_imm:ident),* } cmp { $($cmp:tt)* } div { $($div:tt)* }) => {
         define_op! {
             ($)
             table {
@@ -486,6 +513,8 @@ macro_rules! op_table {
 
             }
             hot { $($hot $hot_imm),* }
+            cmp { $($cmp)* }
+            div { $($div)* }
         }
     };
 }
@@ -493,8 +522,14 @@ macro_rules! op_table {
 /// Expands [`op_table`]: the hot binops become entries of their own, then everything is
 /// generated from the combined list.
 macro_rules! define_op {
-    (($d:tt) table { $($entries:tt)* } hot { $($hot:ident $hot_imm:ident),* }) => {
-        define_op! { @dispatch ($d) { $($entries)* } hot { $($hot $hot_imm),* } }
+    (($d:tt) table { $($entries:tt)* } hot { $($hot:ident $hot_imm:ident),* }
+        cmp { $($cmp:ident $br:ident $br_imm:ident $lp:ident $lp_imm:ident),* }
+        div { $($div:ident $div_imm:ident),* }
+    ) => {
+        define_op! {
+            @dispatch ($d) { $($entries)* } hot { $($hot $hot_imm),* }
+            cmp { $($cmp $br $br_imm $lp $lp_imm),* } div { $($div $div_imm),* }
+        }
         define_op! {
             @gen
             $($entries)*
@@ -504,15 +539,42 @@ macro_rules! define_op {
                 /// A hot binary operation with a constant right operand (see [`Op::BinopImm`]).
                 $hot_imm { dst: Slot = out, a: Slot = src, imm: u32 = imm };
             )*
+            $(
+                /// [`Op::BrIfCmp`] on a hot comparison.
+                $br { a: Slot = src, b: Slot = src, pc: u32 = pc, refund: u32 = refund };
+                /// [`Op::BrIfCmpImm`] on a hot comparison.
+                $br_imm { a: Slot = src, imm: u32 = imm, pc: u32 = pc, refund: u32 = refund };
+                /// [`Op::BrIfLoopCmp`] on a hot comparison.
+                $lp { a: Slot = src, b: Slot = src, pc: u32 = back, refund: u32 = refund };
+                /// [`Op::BrIfLoopCmpImm`] on a hot comparison.
+                $lp_imm { a: Slot = src, imm: u32 = imm, pc: u32 = back, refund: u32 = refund };
+            )*
+            $(
+                /// [`Op::TrapBinopImm`] by a constant that cannot make it trap.
+                $div_imm { dst: Slot = out, a: Slot = src, imm: u32 = imm };
+            )*
         }
 
         impl Op {
-            /// The specialised form of a generic binop, or the op itself.
+            /// The specialised form of a generic binop or compare-and-branch, or the op itself.
             pub(crate) fn specialize(self) -> Op {
                 match self {
                     $(
                         Op::Binop { op: Binop::$hot, dst, a, b } => Op::$hot { dst, a, b },
                         Op::BinopImm { op: Binop::$hot, dst, a, imm } => Op::$hot_imm { dst, a, imm },
+                    )*
+                    $(
+                        Op::BrIfCmp { op: Binop::$cmp, a, b, pc, refund } => Op::$br { a, b, pc, refund },
+                        Op::BrIfCmpImm { op: Binop::$cmp, a, imm, pc, refund } => Op::$br_imm { a, imm, pc, refund },
+                        Op::BrIfLoopCmp { op: Binop::$cmp, a, b, pc, refund } => Op::$lp { a, b, pc, refund },
+                        Op::BrIfLoopCmpImm { op: Binop::$cmp, a, imm, pc, refund } => {
+                            Op::$lp_imm { a, imm, pc, refund }
+                        }
+                    )*
+                    $(
+                        Op::TrapBinopImm { op: TrapBinop::$div, dst, a, imm } if imm != 0 && imm != u32::MAX => {
+                            Op::$div_imm { dst, a, imm }
+                        }
                     )*
                     other => other,
                 }
@@ -525,6 +587,17 @@ macro_rules! define_op {
                         Op::$hot { dst, a, b } => Op::Binop { op: Binop::$hot, dst, a, b },
                         Op::$hot_imm { dst, a, imm } => Op::BinopImm { op: Binop::$hot, dst, a, imm },
                     )*
+                    $(
+                        Op::$br { a, b, pc, refund } => Op::BrIfCmp { op: Binop::$cmp, a, b, pc, refund },
+                        Op::$br_imm { a, imm, pc, refund } => Op::BrIfCmpImm { op: Binop::$cmp, a, imm, pc, refund },
+                        Op::$lp { a, b, pc, refund } => Op::BrIfLoopCmp { op: Binop::$cmp, a, b, pc, refund },
+                        Op::$lp_imm { a, imm, pc, refund } => {
+                            Op::BrIfLoopCmpImm { op: Binop::$cmp, a, imm, pc, refund }
+                        }
+                    )*
+                    $(
+                        Op::$div_imm { dst, a, imm } => Op::TrapBinopImm { op: TrapBinop::$div, dst, a, imm },
+                    )*
                     other => other,
                 }
             }
@@ -533,6 +606,8 @@ macro_rules! define_op {
     (@dispatch ($d:tt)
         { $( $(#[$meta:meta])* $name:ident $({ $($field:ident : $ty:ident = $role:ident),* })? ; )* }
         hot { $($hot:ident $hot_imm:ident),* }
+        cmp { $($cmp:ident $br:ident $br_imm:ident $lp:ident $lp_imm:ident),* }
+        div { $($div:ident $div_imm:ident),* }
     ) => {
         /// The executor's dispatch skeleton, generated from [`op_table`]: `dispatch_op!(op, h)`
         /// is a `match` on the [`Op`] `op` with one arm per op, each handing the op to the
@@ -541,7 +616,10 @@ macro_rules! define_op {
         /// * `h!(Name { f1, f2 })` for an op of the table (`h!(Name)` for one without
         ///   operands);
         /// * `h!(@hot Name { dst, a, b })` and `h!(@hot_imm Name { dst, a, imm })` for the
-        ///   register and immediate forms of the hot binop `Binop::Name`.
+        ///   register and immediate forms of the hot binop `Binop::Name`;
+        /// * for a hot compare-and-branch, the handler of its generic op (`BrIfCmp` and so
+        ///   on) with `op` bound to the constant `Binop::Name`, so that the comparison
+        ///   folds into the arm; likewise `TrapBinopImm` for a division by a safe constant.
         ///
         /// A handler thus cannot forget an op, and an operand added to the table fails to match
         /// the handler's rule until the handler takes it.
@@ -552,6 +630,30 @@ macro_rules! define_op {
                     $(
                         Op::$hot { dst, a, b } => $d h!(@hot $hot { dst, a, b }),
                         Op::$hot_imm { dst, a, imm } => $d h!(@hot_imm $hot { dst, a, imm }),
+                    )*
+                    $(
+                        Op::$br { a, b, pc, refund } => {
+                            let op = Binop::$cmp;
+                            $d h!(BrIfCmp { op, a, b, pc, refund })
+                        }
+                        Op::$br_imm { a, imm, pc, refund } => {
+                            let op = Binop::$cmp;
+                            $d h!(BrIfCmpImm { op, a, imm, pc, refund })
+                        }
+                        Op::$lp { a, b, pc, refund } => {
+                            let op = Binop::$cmp;
+                            $d h!(BrIfLoopCmp { op, a, b, pc, refund })
+                        }
+                        Op::$lp_imm { a, imm, pc, refund } => {
+                            let op = Binop::$cmp;
+                            $d h!(BrIfLoopCmpImm { op, a, imm, pc, refund })
+                        }
+                    )*
+                    $(
+                        Op::$div_imm { dst, a, imm } => {
+                            let op = TrapBinop::$div;
+                            $d h!(TrapBinopImm { op, dst, a, imm })
+                        }
                     )*
                 }
             };
@@ -668,7 +770,7 @@ macro_rules! op_fmt {
     };
 }
 
-for_each_hot_binop!(op_table);
+for_each_hot_op!(op_table);
 
 macro_rules! define_kind_enum {
     ($enum:ident; $( $name:ident ( $($t:ty),* ) -> $out:ty = |$($arg:ident),*| $e:expr; )*) => {

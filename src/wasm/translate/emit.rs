@@ -99,4 +99,18 @@ mod tests {
         e.push(Op::Binop { op: crate::wasm::ir::Binop::I32Add, dst: 2, a: 0, b: 1 }, 1, 0);
         assert_eq!(e.last_mut().copied(), Some(Op::I32Add { dst: 2, a: 0, b: 1 }));
     }
+
+    #[test]
+    fn a_hot_compare_and_branch_is_stored_specialised() {
+        use crate::wasm::ir::Binop;
+        let mut e = Emitter::default();
+        let generic = Op::BrIfLoopCmpImm { op: Binop::I32Ne, a: 4, imm: 10, pc: 7, refund: 2 };
+        e.push(generic, 1, 0);
+        let stored = e.last_mut().copied();
+        assert_eq!(stored, Some(Op::BrIfLoopI32NeImm { a: 4, imm: 10, pc: 7, refund: 2 }));
+        assert_eq!(stored.map(Op::generic), Some(generic), "the generic form comes back for peepholes");
+        // A comparison outside the hot list keeps its generic op.
+        let cold = Op::BrIfCmp { op: Binop::F64Le, a: 0, b: 1, pc: 3, refund: 0 };
+        assert_eq!(cold.specialize(), cold);
+    }
 }
