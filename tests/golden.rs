@@ -8,8 +8,8 @@ use common::instruction_offsets;
 use std::sync::Arc;
 
 use qip_memory::wasm::{
-    Counters, ExecError, FuncIndex, Limit, LimitExceeded, Limits, LoadErrorKind, Module, ModuleOffset,
-    Observer, Store, TrapKind, Value,
+    Counters, ExecError, FuncIndex, Invalid, Limit, LimitExceeded, Limits, LoadErrorKind, Module,
+    ModuleOffset, Observer, Store, TrapKind, ValType, Value,
 };
 
 fn instance(wat: &str) -> (Store, qip_memory::wasm::Instance, Vec<u8>) {
@@ -401,7 +401,9 @@ fn invalid_module_offset() {
     assert!(e.offset.0 >= 8 && e.offset.0 as usize <= bytes.len(), "offset {}", e.offset);
     let invalid = wat::parse_str("(module (func (result i32) i64.const 1))").unwrap();
     let e = Module::new(&invalid, &Limits::default()).unwrap_err();
-    assert!(matches!(&e.kind, LoadErrorKind::Invalid(m) if m.contains("type mismatch")), "{e}");
+    let mismatch = Invalid::TypeMismatch { expected: Some(ValType::I32), found: Some(ValType::I64) };
+    assert_eq!(e.kind, LoadErrorKind::Invalid(mismatch), "{e}");
+    assert_eq!(e.to_string(), "type mismatch: expected i32, found i64 (at offset 0x1a)");
 }
 
 /// Every budget from 1 to the run's total stops after exactly that many instructions, and the

@@ -264,29 +264,15 @@ impl Runner {
             ("global_f64", VF64, Value::F64(666.6f64.to_bits())),
         ];
         for (name, ty, v) in globals {
-            let g = store.new_global(GlobalType { content_type: ty, mutable: false, shared: false }, v);
+            let g = store.new_global(GlobalType { content_type: ty, mutable: false }, v);
             spectest.insert(name, Extern::Global(g));
         }
         let table = store.new_table(
-            TableType {
-                element_type: RefType::FUNCREF,
-                table64: false,
-                initial: 10,
-                maximum: Some(20),
-                shared: false,
-            },
+            TableType { element_type: RefType::FuncRef, initial: 10, maximum: Some(20) },
             Value::FuncRef(None),
         );
         spectest.insert("table", Extern::Table(table));
-        let memory = store
-            .new_memory(MemoryType {
-                memory64: false,
-                shared: false,
-                initial: 1,
-                maximum: Some(2),
-                page_size_log2: None,
-            })
-            .expect("spectest memory");
+        let memory = store.new_memory(MemoryType { initial: 1, maximum: Some(2) }).expect("spectest memory");
         spectest.insert("memory", Extern::Memory(memory));
         Runner {
             store,

@@ -26,10 +26,11 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::cell::RefCell;
 
-use wasmparser::{KnownCustom, Name, Parser, Payload};
-
 use super::dump::write_dump;
-use crate::wasm::{Caller, ExecError, Extern, ImportType, Limits, Module, Store, TrapKind, ValType, Value};
+use crate::wasm::{
+    Caller, ExecError, Extern, ExternalKind, ImportType, Limits, Module, Names, Store, TrapKind, ValType,
+    Value,
+};
 
 /// The seed `env.seed` returns (AssemblyScript's `Math.random` seeds itself from it).
 pub const SEED: f64 = 12345.0;
@@ -161,20 +162,13 @@ fn region_globals(wasm: &[u8], module: &Module) -> [Option<u32>; 3] {
         out[k] = module
             .exports()
             .iter()
-            .find(|e| e.name == *name && e.kind == wasmparser::ExternalKind::Global)
+            .find(|e| e.name == *name && e.kind == ExternalKind::Global)
             .map(|e| e.index);
     }
-    for payload in Parser::new(0).parse_all(wasm) {
-        let Ok(Payload::CustomSection(c)) = payload else { continue };
-        let KnownCustom::Name(reader) = c.as_known() else { continue };
-        for name in reader {
-            let Ok(Name::Global(map)) = name else { continue };
-            for naming in map.into_iter().flatten() {
-                for (k, n) in NAMES.iter().enumerate() {
-                    if out[k].is_none() && naming.name.strip_prefix("~lib/memory/") == Some(*n) {
-                        out[k] = Some(naming.index);
-                    }
-                }
+    for (index, global) in Names::of_module(wasm).globals {
+        for (k, n) in NAMES.iter().enumerate() {
+            if out[k].is_none() && global.strip_prefix("~lib/memory/") == Some(*n) {
+                out[k] = Some(index);
             }
         }
     }
@@ -293,7 +287,7 @@ pub fn capture(
         let ImportType::Func(t) = import.ty else {
             return Err(CaptureError::Import { name, reason: "only function imports are provided" });
         };
-        let ty = module.type_at(t).cloned().unwrap_or_else(|| wasmparser::FuncType::new([], []));
+        let ty = module.type_at(t).cloned().unwrap_or_default();
         let (params, results) = (ty.params(), ty.results());
         let all = |want: ValType, n: usize| params.len() == n && params.iter().all(|&p| p == want);
         let h = host.clone();

@@ -1,8 +1,9 @@
 //! The bounded WebAssembly interpreter.
 //!
-//! * Load: [`Module::new`] decodes and fully validates a module with `wasmparser`
-//!   (WebAssembly 2.0), rejecting with a byte offset, and translates every function body once
-//!   into a compact internal form with resolved branch targets and operand slots.
+//! * Load: [`Module::new`] decodes and fully validates a module (WebAssembly 2.0, with a
+//!   decoder and validator of our own: [`binary`]), rejecting with a byte offset, and
+//!   translates every function body once into a compact internal form with resolved branch
+//!   targets and operand slots.
 //! * Run: a [`Store`] instantiates modules (imports through [`Extern`]s: host functions,
 //!   globals, tables, memories) and calls functions with [`Store::call`] or, observed by an
 //!   [`Observer`], with [`Store::call_observed`].
@@ -11,12 +12,14 @@
 //!   [`ExecError::BudgetExhausted`], distinct from a trap. [`Limits`] bound memory, tables,
 //!   frames and the value stack (docs/limits.md).
 
+pub mod binary;
 mod counters;
 mod disasm;
 mod error;
 mod exec;
 mod ir;
 mod limits;
+mod load;
 mod module;
 pub(crate) mod num;
 mod observe;
@@ -24,14 +27,18 @@ mod store;
 mod translate;
 mod value;
 
+pub use binary::names::Names;
+pub use binary::operators::Operator;
+pub use binary::types::{
+    BlockType, ExternalKind, FuncType, GlobalType, MemArg, MemoryType, RefType, TableType, ValType,
+};
 pub use counters::Counters;
 pub use error::{
-    ExecError, FuncIndex, InstantiateError, Limit, LimitExceeded, LinkError, LoadError, LoadErrorKind,
-    ModuleOffset, SignatureMismatch, Trap, TrapKind, Unsupported,
+    ExecError, FuncIndex, InstantiateError, Invalid, Limit, LimitExceeded, LinkError, LoadError,
+    LoadErrorKind, ModuleOffset, SignatureMismatch, Trap, TrapKind,
 };
 pub use limits::Limits;
 pub use module::{Export, Getter, Import, ImportType, Module};
 pub use observe::{NoObserver, Observer};
 pub use store::{Caller, Extern, Func, Global, HostFn, Instance, Memory, Store, Table};
-pub use value::{FuncType, ValType, Value};
-pub use wasmparser::{ExternalKind, GlobalType, MemoryType, RefType, TableType};
+pub use value::Value;

@@ -1,18 +1,13 @@
-//! Loading a module: decode and fully validate with `wasmparser` (WebAssembly 2.0 features),
-//! record its sections, and translate each function body once ([`super::translate`]).
+//! A loaded module: its types, imports, exports, segments and translated function bodies,
+//! as [`super::load`] decodes and validates them.
 
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use wasmparser::{
-    DataKind, ElementItems, ElementKind, ExternalKind, FuncType, GlobalType, MemoryType, Operator, Parser,
-    Payload, TableInit, TableType, TypeRef, Validator, WasmFeatures,
-};
-
-use super::error::{Limit, LoadError, Unsupported};
+use super::binary::types::{ExternalKind, FuncType, GlobalType, MemoryType, TableType};
+use super::error::LoadError;
 use super::ir::{BranchTarget, Op};
 use super::limits::Limits;
-use super::translate::translate_function;
 
 /// A constant expression (WebAssembly 2.0: one instruction, then `end`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,29 +20,6 @@ pub(crate) enum ConstExpr {
     RefFunc(u32),
     /// `global.get g` (an imported global in 2.0).
     GlobalGet(u32),
-}
-
-impl ConstExpr {
-    fn parse(expr: &wasmparser::ConstExpr<'_>) -> Result<ConstExpr, LoadError> {
-        let mut reader = expr.get_operators_reader();
-        let op = reader.read().map_err(LoadError::invalid)?;
-        Ok(match op {
-            Operator::I32Const { value } => ConstExpr::Value(value as u32 as u128),
-            Operator::I64Const { value } => ConstExpr::Value(value as u64 as u128),
-            Operator::F32Const { value } => ConstExpr::Value(value.bits() as u128),
-            Operator::F64Const { value } => ConstExpr::Value(value.bits() as u128),
-            Operator::V128Const { value } => ConstExpr::Value(value.i128() as u128),
-            Operator::RefNull { .. } => ConstExpr::RefNull,
-            Operator::RefFunc { function_index } => ConstExpr::RefFunc(function_index),
-            Operator::GlobalGet { global_index } => ConstExpr::GlobalGet(global_index),
-            _ => {
-                return Err(LoadError::unsupported(
-                    reader.original_position(),
-                    Unsupported::ConstantExpression,
-                ));
-            }
-        })
-    }
 }
 
 /// What an import expects.
@@ -163,7 +135,7 @@ pub struct Module {
     pub(crate) num_imported_tables: u32,
     pub(crate) num_imported_memories: u32,
     pub(crate) num_imported_globals: u32,
-    pub(crate) tables: Vec<(TableType, Option<ConstExpr>)>,
+    pub(crate) tables: Vec<TableType>,
     pub(crate) memories: Vec<MemoryType>,
     pub(crate) globals: Vec<(GlobalType, ConstExpr)>,
     /// Types of all globals, imported ones first.
@@ -183,166 +155,7 @@ impl Module {
     /// A [`LoadError`] with the byte offset of the first problem: malformed or invalid bytes
     /// (`Invalid`), or a module beyond `limits` (`Limit`).
     pub fn new(bytes: &[u8], limits: &Limits) -> Result<Module, LoadError> {
-        if bytes.len() > limits.max_module_bytes {
-            return Err(LoadError::limit(
-                limits.max_module_bytes,
-                Limit::ModuleBytes(limits.max_module_bytes as u64),
-                bytes.len() as u64,
-            ));
-        }
-        let mut validator = Validator::new_with_features(WasmFeatures::WASM2);
-        let mut m = Module::default();
-        let mut allocs = wasmparser::FuncValidatorAllocations::default();
-        // The decoder must also use 2.0's features: with all features (its default) it reads
-        // memory limits as 64-bit LEBs and `memory.size`/`memory.grow`'s zero byte as an index.
-        let mut parser = Parser::new(0);
-        parser.set_features(WasmFeatures::WASM2);
-        for payload in parser.parse_all(bytes) {
-            let payload = payload.map_err(LoadError::invalid)?;
-            let valid = validator.payload(&payload).map_err(LoadError::invalid)?;
-            match payload {
-                Payload::TypeSection(reader) => {
-                    for group in reader {
-                        let group = group.map_err(LoadError::invalid)?;
-                        for sub in group.into_types() {
-                            m.types.push(sub.unwrap_func().clone());
-                        }
-                    }
-                }
-                Payload::ImportSection(reader) => {
-                    for import in reader.into_imports_with_offsets() {
-                        let (offset, import) = import.map_err(LoadError::invalid)?;
-                        let ty = match import.ty {
-                            TypeRef::Func(t) | TypeRef::FuncExact(t) => {
-                                m.func_types.push(t);
-                                m.num_imported_funcs += 1;
-                                ImportType::Func(t)
-                            }
-                            TypeRef::Table(t) => {
-                                m.num_imported_tables += 1;
-                                ImportType::Table(t)
-                            }
-                            TypeRef::Memory(t) => {
-                                m.num_imported_memories += 1;
-                                ImportType::Memory(t)
-                            }
-                            TypeRef::Global(t) => {
-                                m.num_imported_globals += 1;
-                                m.global_types.push(t);
-                                ImportType::Global(t)
-                            }
-                            TypeRef::Tag(_) => {
-                                return Err(LoadError::unsupported(offset, Unsupported::Tags));
-                            }
-                        };
-                        m.imports.push(Import { module: import.module.into(), name: import.name.into(), ty });
-                    }
-                }
-                Payload::FunctionSection(reader) => {
-                    let offset = reader.range().start;
-                    for t in reader {
-                        m.func_types.push(t.map_err(LoadError::invalid)?);
-                    }
-                    if m.func_types.len() > limits.max_functions as usize {
-                        return Err(LoadError::limit(
-                            offset,
-                            Limit::Functions(limits.max_functions as u64),
-                            m.func_types.len() as u64,
-                        ));
-                    }
-                }
-                Payload::TableSection(reader) => {
-                    for t in reader {
-                        let t = t.map_err(LoadError::invalid)?;
-                        let init = match &t.init {
-                            TableInit::RefNull => None,
-                            TableInit::Expr(e) => Some(ConstExpr::parse(e)?),
-                        };
-                        m.tables.push((t.ty, init));
-                    }
-                }
-                Payload::MemorySection(reader) => {
-                    let offset = reader.range().start;
-                    for t in reader {
-                        let t = t.map_err(LoadError::invalid)?;
-                        if t.initial.saturating_mul(65536) > limits.max_memory_bytes {
-                            return Err(LoadError::limit(
-                                offset,
-                                Limit::InitialMemory(limits.max_memory_bytes),
-                                t.initial,
-                            ));
-                        }
-                        m.memories.push(t);
-                    }
-                }
-                Payload::GlobalSection(reader) => {
-                    for g in reader {
-                        let g = g.map_err(LoadError::invalid)?;
-                        m.global_types.push(g.ty);
-                        m.globals.push((g.ty, ConstExpr::parse(&g.init_expr)?));
-                    }
-                }
-                Payload::ExportSection(reader) => {
-                    for e in reader {
-                        let e = e.map_err(LoadError::invalid)?;
-                        m.exports.push(Export { name: e.name.into(), kind: e.kind, index: e.index });
-                    }
-                }
-                Payload::StartSection { func, .. } => m.start = Some(func),
-                Payload::ElementSection(reader) => {
-                    for e in reader {
-                        let e = e.map_err(LoadError::invalid)?;
-                        let mode = match e.kind {
-                            ElementKind::Passive => SegmentMode::Passive,
-                            ElementKind::Declared => SegmentMode::Declared,
-                            ElementKind::Active { table_index, offset_expr } => SegmentMode::Active {
-                                index: table_index.unwrap_or(0),
-                                offset: ConstExpr::parse(&offset_expr)?,
-                            },
-                        };
-                        let mut items = Vec::new();
-                        match e.items {
-                            ElementItems::Functions(r) => {
-                                for f in r {
-                                    items.push(ConstExpr::RefFunc(f.map_err(LoadError::invalid)?));
-                                }
-                            }
-                            ElementItems::Expressions(_, r) => {
-                                for x in r {
-                                    items.push(ConstExpr::parse(&x.map_err(LoadError::invalid)?)?);
-                                }
-                            }
-                        }
-                        m.elems.push(ElemSegment { mode, items });
-                    }
-                }
-                Payload::DataSection(reader) => {
-                    for d in reader {
-                        let d = d.map_err(LoadError::invalid)?;
-                        let mode = match d.kind {
-                            DataKind::Passive => SegmentMode::Passive,
-                            DataKind::Active { memory_index, offset_expr } => SegmentMode::Active {
-                                index: memory_index,
-                                offset: ConstExpr::parse(&offset_expr)?,
-                            },
-                        };
-                        m.datas.push(DataSegment { mode, bytes: d.data.to_vec() });
-                    }
-                }
-                Payload::CodeSectionEntry(body) => {
-                    let wasmparser::ValidPayload::Func(func, _) = valid else {
-                        unreachable!("the validator hands out a function validator for every body");
-                    };
-                    let index = func.index;
-                    let fv = func.into_validator(core::mem::take(&mut allocs));
-                    let (compiled, fv) = translate_function(&m, index, &body, fv, limits)?;
-                    allocs = fv.into_allocations();
-                    m.funcs.push(compiled);
-                }
-                _ => {}
-            }
-        }
-        Ok(m)
+        super::load::load(bytes, limits)
     }
 
     /// The module's imports, in order.
@@ -387,7 +200,7 @@ impl Module {
 
     /// The module's defined tables: initial and maximum element counts.
     pub fn tables(&self) -> impl Iterator<Item = (u64, Option<u64>)> + '_ {
-        self.tables.iter().map(|(t, _)| (t.initial, t.maximum))
+        self.tables.iter().map(|t| (t.initial, t.maximum))
     }
 
     /// Number of functions, imported and defined.

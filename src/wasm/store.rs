@@ -6,7 +6,7 @@ use alloc::sync::Arc;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use wasmparser::{ExternalKind, FuncType, GlobalType, MemoryType, TableType};
+use super::binary::types::{ExternalKind, FuncType, GlobalType, MemoryType, TableType};
 
 use super::counters::Counters;
 use super::error::{ExecError, InstantiateError, Limit, LimitExceeded, LinkError, Trap, TrapKind};
@@ -162,17 +162,8 @@ impl core::fmt::Debug for Store {
 impl Store {
     /// An empty store with these limits, no instruction limit and zero counters.
     pub fn new(limits: Limits) -> Store {
-        let sentinel = MemoryInst {
-            data: Vec::new(),
-            max_pages: 0,
-            ty: MemoryType {
-                memory64: false,
-                shared: false,
-                initial: 0,
-                maximum: Some(0),
-                page_size_log2: None,
-            },
-        };
+        let sentinel =
+            MemoryInst { data: Vec::new(), max_pages: 0, ty: MemoryType { initial: 0, maximum: Some(0) } };
         Store {
             limits,
             funcs: Vec::new(),
@@ -363,11 +354,10 @@ impl Store {
         let inst = &self.instances[i.0 as usize];
         let e = inst.module.exports.iter().find(|e| e.name == name)?;
         Some(match e.kind {
-            ExternalKind::Func | ExternalKind::FuncExact => Extern::Func(Func(inst.funcs[e.index as usize])),
+            ExternalKind::Func => Extern::Func(Func(inst.funcs[e.index as usize])),
             ExternalKind::Table => Extern::Table(Table(inst.tables[e.index as usize])),
             ExternalKind::Memory => Extern::Memory(Memory(inst.memories[e.index as usize])),
             ExternalKind::Global => Extern::Global(Global(inst.globals[e.index as usize])),
-            ExternalKind::Tag => return None,
         })
     }
 
@@ -497,8 +487,7 @@ impl Store {
             self.global_types.push(*g_ty);
             globals.push((self.globals.len() - 1) as u32);
         }
-        for (t_ty, init) in &module.tables {
-            let v = init.map_or(0, |e| self.eval_const(e, &globals, &funcs));
+        for t_ty in &module.tables {
             if t_ty.initial > self.limits.max_table_elements as u64 {
                 return Err(InstantiateError::Limit(LimitExceeded {
                     limit: Limit::TableElements(self.limits.max_table_elements as u64),
@@ -506,7 +495,7 @@ impl Store {
                 }));
             }
             let max = t_ty.maximum.unwrap_or(u32::MAX as u64).min(self.limits.max_table_elements as u64);
-            self.tables.push(TableInst { elems: vec![v as u64; t_ty.initial as usize], max, ty: *t_ty });
+            self.tables.push(TableInst { elems: vec![0; t_ty.initial as usize], max, ty: *t_ty });
             tables.push((self.tables.len() - 1) as u32);
         }
         for m_ty in &module.memories {

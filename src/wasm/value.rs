@@ -4,8 +4,7 @@
 //! as their IEEE-754 bits, `v128` as its 16 bytes little-endian, and references as
 //! `0` = null, `index + 1` otherwise (so zeroed memory is all nulls).
 
-pub use wasmparser::{FuncType, ValType};
-
+use super::binary::types::ValType;
 use super::store::Func;
 
 /// A WebAssembly value.
@@ -36,8 +35,8 @@ impl Value {
             Value::F32(_) => ValType::F32,
             Value::F64(_) => ValType::F64,
             Value::V128(_) => ValType::V128,
-            Value::FuncRef(_) => ValType::FUNCREF,
-            Value::ExternRef(_) => ValType::EXTERNREF,
+            Value::FuncRef(_) => ValType::FuncRef,
+            Value::ExternRef(_) => ValType::ExternRef,
         }
     }
 
@@ -67,13 +66,13 @@ impl Value {
             ValType::F32 => Value::F32(slot as u32),
             ValType::F64 => Value::F64(slot as u64),
             ValType::V128 => Value::V128(slot),
-            ValType::Ref(r) => {
+            ValType::FuncRef => {
                 let x = slot as u64;
-                if r.is_func_ref() {
-                    Value::FuncRef(if x == 0 { None } else { Some(Func((x - 1) as u32)) })
-                } else {
-                    Value::ExternRef(if x == 0 { None } else { Some((x - 1) as u32) })
-                }
+                Value::FuncRef(if x == 0 { None } else { Some(Func((x - 1) as u32)) })
+            }
+            ValType::ExternRef => {
+                let x = slot as u64;
+                Value::ExternRef(if x == 0 { None } else { Some((x - 1) as u32) })
             }
         }
     }

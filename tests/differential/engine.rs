@@ -275,7 +275,9 @@ pub fn arg(rng: &mut SplitMix64, ty: ValType) -> Val {
             1 => u128::MAX,
             _ => (bits as u128) << 64 | rng.next() as u128,
         }),
-        ValType::Ref(_) => unreachable!("functions with reference parameters are not called"),
+        ValType::FuncRef | ValType::ExternRef => {
+            unreachable!("functions with reference parameters are not called")
+        }
     }
 }
 
@@ -728,7 +730,7 @@ pub fn run_module(
             let Pair { plain, observed, peer: peer_inst } = &mut pair;
             let f = plain.store.get_func(plain.inst, &e.name).expect("exported function");
             let ty = plain.store.func_type(f).clone();
-            if ty.params().iter().any(|t| matches!(t, ValType::Ref(_))) {
+            if ty.params().iter().any(|t| t.is_ref()) {
                 if round == 0 {
                     inc(&stats.skipped_ref_params);
                 }

@@ -250,8 +250,8 @@ mod wasmi_peer {
             ValType::F32 => wasmi::Val::F32(wasmi::F32::from_bits(0)),
             ValType::F64 => wasmi::Val::F64(wasmi::F64::from_bits(0)),
             ValType::V128 => wasmi::Val::V128(wasmi::V128::from(0u128)),
-            ValType::Ref(r) if r.is_func_ref() => wasmi::Val::FuncRef(wasmi::Nullable::Null),
-            ValType::Ref(_) => wasmi::Val::ExternRef(wasmi::Nullable::Null),
+            ValType::FuncRef => wasmi::Val::FuncRef(wasmi::Nullable::Null),
+            ValType::ExternRef => wasmi::Val::ExternRef(wasmi::Nullable::Null),
         }
     }
 

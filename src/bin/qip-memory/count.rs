@@ -104,7 +104,7 @@ fn exported_functions(module: &Module) -> String {
     let names: Vec<String> = module
         .exports()
         .iter()
-        .filter(|e| matches!(e.kind, ExternalKind::Func | ExternalKind::FuncExact))
+        .filter(|e| e.kind == ExternalKind::Func)
         .map(|e| match module.func_type(e.index) {
             Some(t) => format!("{} {}", e.name, sig(t)),
             None => e.name.clone(),

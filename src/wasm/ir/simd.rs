@@ -1,18 +1,19 @@
 //! The kinds of the fixed-width SIMD instructions (`v128`, WebAssembly 2.0): one enum per
-//! stack shape, whose variants are named exactly like the `wasmparser::Operator` variants
-//! they stand for (`SimdBinary::I8x16AddSatS` is `Operator::I8x16AddSatS`, the text format's
+//! stack shape, whose variants are named exactly like the [`Operator`]s they stand for
+//! (`SimdBinary::I8x16AddSatS` is `Operator::I8x16AddSatS`, the text format's
 //! `i8x16.add_sat_s`). Each enum is declared once, by `simd_kind!`, together with its
 //! mapping from the operator; the translator classifies with it (`translate::simd`) and the
 //! executor runs the kinds with the lane math of `num::simd`.
 
-use wasmparser::{MemArg, Operator};
+use crate::wasm::binary::operators::Operator;
 
-/// Declares one operator-kind enum whose variants are named exactly like the
-/// `wasmparser::Operator` variants, plus `from_op`, the mapping from the operator.
-/// `plain`: the operator has no immediate; `lane`: it has `{ lane }`; `memarg`: `{ memarg }`.
+/// Declares one operator-kind enum whose variants are named exactly like the [`Operator`]
+/// variants, plus `from_op`, the mapping from the operator. The form (`plain`, `lane`,
+/// `memarg`) says which immediate the operator has; the translator reads it from the
+/// instruction.
 macro_rules! simd_kind {
-    (@enum [$($doc:tt)*] $name:ident { $($(#[doc = $vdoc:literal])* $v:ident,)* }) => {
-        $($doc)*
+    ($(#[doc = $doc:literal])* $name:ident, $form:ident { $($(#[doc = $vdoc:literal])* $v:ident,)* }) => {
+        $(#[doc = $doc])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         // The variants are the instructions' names (`i8x16.splat` is `I8x16Splat`), so the
         // kinds of one family share a suffix.
@@ -22,39 +23,12 @@ macro_rules! simd_kind {
             /// Every variant, in declaration order (tests only).
             #[cfg(test)]
             pub const ALL: &'static [$name] = &[$($name::$v),*];
-        }
-    };
-    ($(#[doc = $doc:literal])* $name:ident, plain { $($(#[doc = $vdoc:literal])* $v:ident,)* }) => {
-        simd_kind!(@enum [$(#[doc = $doc])*] $name { $($(#[doc = $vdoc])* $v,)* });
-        impl $name {
+
+            /// The kind of operator `op`, if it is one of this enum's.
             #[inline]
-            pub(crate) fn from_op(op: &Operator<'_>) -> Option<Self> {
+            pub(crate) fn from_op(op: Operator) -> Option<Self> {
                 match op {
                     $(Operator::$v => Some(Self::$v),)*
-                    _ => None,
-                }
-            }
-        }
-    };
-    ($(#[doc = $doc:literal])* $name:ident, lane { $($(#[doc = $vdoc:literal])* $v:ident,)* }) => {
-        simd_kind!(@enum [$(#[doc = $doc])*] $name { $($(#[doc = $vdoc])* $v,)* });
-        impl $name {
-            #[inline]
-            pub(crate) fn from_op(op: &Operator<'_>) -> Option<(Self, u8)> {
-                match op {
-                    $(Operator::$v { lane } => Some((Self::$v, *lane)),)*
-                    _ => None,
-                }
-            }
-        }
-    };
-    ($(#[doc = $doc:literal])* $name:ident, memarg { $($(#[doc = $vdoc:literal])* $v:ident,)* }) => {
-        simd_kind!(@enum [$(#[doc = $doc])*] $name { $($(#[doc = $vdoc])* $v,)* });
-        impl $name {
-            #[inline]
-            pub(crate) fn from_op(op: &Operator<'_>) -> Option<(Self, MemArg)> {
-                match op {
-                    $(Operator::$v { memarg } => Some((Self::$v, *memarg)),)*
                     _ => None,
                 }
             }

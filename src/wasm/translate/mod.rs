@@ -1,5 +1,5 @@
 //! Translation of one function body into the internal form of [`super::ir`], operator by
-//! operator, while wasmparser's function validator checks the same operators.
+//! operator, after the validator ([`super::binary::validate`]) has checked each one.
 //!
 //! The translator keeps its own operand stack of [`Opnd`]s: a value is either in its canonical
 //! temporary slot or still *is* a local (a `local.get` not yet copied). Such aliases are
@@ -9,9 +9,11 @@
 
 use alloc::vec::Vec;
 
-use wasmparser::{BlockType, FuncValidator, FunctionBody, Operator, ValidatorResources};
-
-use super::error::{Limit, LoadError, Unsupported};
+use super::binary::operators::{Imm, Instr, Operator};
+use super::binary::reader::Reader;
+use super::binary::types::{BlockType, MemArg};
+use super::binary::validate::{Context, FuncValidator};
+use super::error::{Invalid, Limit, LoadError};
 use super::ir::{self, BranchTarget, FRAME_SLOTS, LoadKind, Op, Slot, TargetKind};
 use super::limits::Limits;
 use super::module::{CompiledFunc, Getter, Module};
@@ -98,28 +100,31 @@ fn imm_const(dst: Slot, v: u32, is64: bool) -> Op {
     }
 }
 
-/// Translates the body of function `index` while validating it with `fv`.
+/// Validates and translates the body of function `index` (its bytes after the size: locals,
+/// then instructions), with `cx` what the module declares.
 pub(crate) fn translate_function(
     module: &Module,
     index: u32,
-    body: &FunctionBody<'_>,
-    mut fv: FuncValidator<ValidatorResources>,
+    mut body: Reader<'_>,
+    cx: Context<'_>,
     limits: &Limits,
-) -> Result<(CompiledFunc, FuncValidator<ValidatorResources>), LoadError> {
-    let ty_index = module.func_types[index as usize];
-    let ty = &module.types[ty_index as usize];
+) -> Result<CompiledFunc, LoadError> {
+    let ty = module.func_type(index).expect("the module checked every function's type index");
     let num_params = ty.params().len() as u32;
     let num_results = ty.results().len() as u32;
+    let mut fv = FuncValidator::new(cx, ty);
     let mut num_locals = num_params as u64;
-    let mut locals = body.get_locals_reader().map_err(LoadError::invalid)?;
-    for _ in 0..locals.get_count() {
-        let offset = locals.original_position();
-        let (count, vt) = locals.read().map_err(LoadError::invalid)?;
-        fv.define_locals(offset, count, vt).map_err(LoadError::invalid)?;
+    let r = &mut body;
+    let groups = r.len().map_err(|e| r.error(e))?;
+    for _ in 0..groups {
+        let offset = r.offset();
+        let count = r.u32().map_err(|e| r.error(e))?;
+        let vt = r.val_type().map_err(|e| r.error(e))?;
         num_locals += count as u64;
         if num_locals > (FRAME_SLOTS / 2) as u64 {
             return Err(LoadError::limit(offset, Limit::Locals((FRAME_SLOTS / 2) as u64), num_locals));
         }
+        fv.define_locals(count, vt);
     }
     let mut t = Translator {
         module,
@@ -146,28 +151,22 @@ pub(crate) fn translate_function(
     });
     t.open_block(0);
     let mut getter = None;
-    let mut reader = body.get_operators_reader().map_err(LoadError::invalid)?;
-    // The body's bytes, to name an operator the interpreter lacks by its encoding (formatting
-    // the decoded `Operator` would pull wasmparser's whole `Debug` table into the components).
-    let (body_bytes, body_start) = (body.as_bytes(), body.range().start);
-    while !reader.eof() {
-        let offset = reader.original_position();
-        let op = reader.read().map_err(LoadError::invalid)?;
-        let encoding =
-            &body_bytes[(offset - body_start) as usize..(reader.original_position() - body_start) as usize];
-        fv.op(offset, &op).map_err(LoadError::invalid)?;
+    let frame_limit = (FRAME_SLOTS as u64).min(limits.max_value_stack as u64);
+    while !r.eof() {
+        let offset = r.offset();
+        let ins = r.instr().map_err(|e| r.error(e))?;
+        fv.op(&ins).map_err(|e| LoadError::invalid(offset, e))?;
         t.instr = t.f.instr_offsets.len() as u32;
         t.f.instr_offsets.push(offset as u32);
         // The static getter rule (docs/content.md, "Static getters"): the body is exactly one
         // `i32.const` or `global.get`, then `end`.
-        getter = match (t.instr, &op) {
-            (0, Operator::I32Const { value }) => Some(Getter::Const(*value as u32)),
-            (0, Operator::GlobalGet { global_index }) => Some(Getter::Global(*global_index)),
-            (1, Operator::End) => getter,
+        getter = match (t.instr, ins.op, &ins.imm) {
+            (0, Operator::I32Const, &Imm::I32(v)) => Some(Getter::Const(v as u32)),
+            (0, Operator::GlobalGet, &Imm::Index(g)) => Some(Getter::Global(g)),
+            (1, Operator::End, _) => getter,
             _ => None,
         };
-        t.op(op, offset as usize, encoding)?;
-        let frame_limit = (FRAME_SLOTS as u64).min(limits.max_value_stack as u64);
+        t.op(&ins);
         if t.max_height as u64 + t.f.num_locals as u64 > frame_limit {
             return Err(LoadError::limit(
                 offset,
@@ -176,11 +175,13 @@ pub(crate) fn translate_function(
             ));
         }
     }
-    reader.finish().map_err(LoadError::invalid)?;
+    if !fv.finished() {
+        return Err(r.error(Invalid::EndExpected));
+    }
     (t.f.code, t.f.cum, t.f.idx) = t.e.finish();
     t.f.frame_size = t.f.num_locals + t.max_height;
     t.f.getter = if t.f.instr_offsets.len() == 2 { getter } else { None };
-    Ok((t.f, fv))
+    Ok(t.f)
 }
 
 impl<'m> Translator<'m> {
@@ -496,20 +497,14 @@ impl<'m> Translator<'m> {
         }
     }
 
-    fn memarg(&self, m: &wasmparser::MemArg, offset: usize) -> Result<u32, LoadError> {
-        u32::try_from(m.offset).map_err(|_| LoadError::unsupported(offset, Unsupported::WideMemoryOffset))
-    }
-
-    fn load(&mut self, kind: LoadKind, m: &wasmparser::MemArg, at: usize) -> Result<(), LoadError> {
-        let offset = self.memarg(m, at)?;
+    fn load(&mut self, kind: LoadKind, m: MemArg) {
         let addr = self.pop();
         let dst = self.push();
-        self.emit(kind.op(dst, addr, offset));
-        Ok(())
+        self.emit(kind.op(dst, addr, m.offset));
     }
 
-    fn store(&mut self, width: u8, m: &wasmparser::MemArg, at: usize) -> Result<(), LoadError> {
-        let offset = self.memarg(m, at)?;
+    fn store(&mut self, width: u8, m: MemArg) {
+        let offset = m.offset;
         let value = self.pop();
         let addr = self.pop();
         self.emit(match width {
@@ -519,7 +514,6 @@ impl<'m> Translator<'m> {
             8 => Op::Store64 { addr, value, offset },
             _ => Op::Store128 { addr, value, offset },
         });
-        Ok(())
     }
 
     fn call_args(&mut self, type_index: u32) -> (Slot, u32) {
@@ -572,292 +566,149 @@ impl<'m> Translator<'m> {
 
     // ---- the operators ----------------------------------------------------------------------
 
-    /// Translates one operator at module offset `at`, whose bytes are `encoding`.
-    fn op(&mut self, op: Operator<'_>, at: usize, encoding: &[u8]) -> Result<(), LoadError> {
+    /// Translates one validated instruction.
+    fn op(&mut self, ins: &Instr<'_>) {
+        use Operator as O;
         // Structure is tracked even in unreachable code; nothing else is translated there.
         if !self.reachable {
-            match op {
-                Operator::Block { blockty } | Operator::Loop { blockty } | Operator::If { blockty } => {
-                    self.push_ctrl(CtrlKind::Block, blockty, 0);
-                    return Ok(());
-                }
-                Operator::Else | Operator::End => {}
-                _ => return Ok(()),
+            match ins.op {
+                O::Block | O::Loop | O::If => return self.push_ctrl(CtrlKind::Block, ins.block_type(), 0),
+                O::Else | O::End => {}
+                _ => return,
             }
         }
-        macro_rules! tr_unop {
-            ($($name:ident ( $($t:ty),* ) -> $out:ty = |$($arg:ident),*| $e:expr;)*) => {
-                match op { $( Operator::$name => { self.count(); self.unop(|dst, a| Op::Unop { op: ir::Unop::$name, dst, a }); return Ok(()); } )* _ => {} }
-            };
+        if self.pure(ins) {
+            return;
         }
-        macro_rules! tr_trap_unop {
-            ($($name:ident ( $($t:ty),* ) -> $out:ty = |$($arg:ident),*| $e:expr;)*) => {
-                match op { $( Operator::$name => { self.count(); self.unop(|dst, a| Op::TrapUnop { op: ir::TrapUnop::$name, dst, a }); return Ok(()); } )* _ => {} }
-            };
-        }
-        macro_rules! tr_binop {
-            ($($name:ident ( $($t:ty),* ) -> $out:ty = |$($arg:ident),*| $e:expr;)*) => {
-                match op { $( Operator::$name => { self.count(); self.binop_or_imm(|dst, a, b| Op::Binop { op: ir::Binop::$name, dst, a, b }, |dst, a, imm| Op::BinopImm { op: ir::Binop::$name, dst, a, imm }); return Ok(()); } )* _ => {} }
-            };
-        }
-        macro_rules! tr_trap_binop {
-            ($($name:ident ( $($t:ty),* ) -> $out:ty = |$($arg:ident),*| $e:expr;)*) => {
-                match op { $( Operator::$name => { self.count(); self.binop_or_imm(|dst, a, b| Op::TrapBinop { op: ir::TrapBinop::$name, dst, a, b }, |dst, a, imm| Op::TrapBinopImm { op: ir::TrapBinop::$name, dst, a, imm }); return Ok(()); } )* _ => {} }
-            };
-        }
-        // `eqz` is `eq` with an immediate 0: the same value, and it fuses into branches.
-        if let Operator::I32Eqz | Operator::I64Eqz = op {
-            self.count();
-            let is64 = matches!(op, Operator::I64Eqz);
-            self.push_imm(0, is64);
-            let eq = if is64 { ir::Binop::I64Eq } else { ir::Binop::I32Eq };
-            self.binop_or_imm(
-                |dst, a, b| Op::Binop { op: eq, dst, a, b },
-                |dst, a, imm| Op::BinopImm { op: eq, dst, a, imm },
-            );
-            return Ok(());
-        }
-        ir::for_each_binop!(tr_binop);
-        ir::for_each_unop!(tr_unop);
-        ir::for_each_trap_binop!(tr_trap_binop);
-        ir::for_each_trap_unop!(tr_trap_unop);
-
-        if let Some(sop) = simd::classify(&op) {
-            self.count();
-            use simd::SimdOp;
-            match sop {
-                SimdOp::Unary(o) => self.unop(|dst, a| Op::SimdUnary { op: o, dst, a }),
-                SimdOp::Binary(o) => self.binop(|dst, a, b| Op::SimdBinary { op: o, dst, a, b }),
-                SimdOp::Shift(o) => self.binop(|dst, a, b| Op::SimdShift { op: o, dst, a, b }),
-                SimdOp::Test(o) => self.unop(|dst, a| Op::SimdTest { op: o, dst, a }),
-                SimdOp::Splat(o) => self.unop(|dst, a| Op::SimdSplat { op: o, dst, a }),
-                SimdOp::ExtractLane(o, lane) => self.unop(|dst, a| Op::SimdExtract { op: o, lane, dst, a }),
-                SimdOp::ReplaceLane(o, lane) => {
-                    self.binop(|dst, a, b| Op::SimdReplace { op: o, lane, dst, a, b })
-                }
-                SimdOp::Ternary(o) => {
-                    let c = self.pop();
-                    let b = self.pop();
-                    let a = self.pop();
-                    let dst = self.push();
-                    self.emit(Op::SimdTernary { op: o, dst, a, b, c });
-                }
-            }
-            return Ok(());
-        }
-        if let Some((kind, m)) = simd::classify_load(&op) {
-            self.count();
-            let offset = self.memarg(&m, at)?;
-            let addr = self.pop();
-            let dst = self.push();
-            self.emit(Op::SimdLoad { kind, dst, addr, offset });
-            return Ok(());
-        }
-
         if self.reachable {
             self.count();
         }
-        match op {
-            Operator::Unreachable => {
+        match ins.op {
+            O::Unreachable => {
                 self.emit(Op::Unreachable);
                 self.reachable = false;
                 self.close_block();
             }
-            Operator::Nop => {}
-            Operator::Block { blockty } => {
+            O::Nop => {}
+            O::Block => {
                 self.materialize_all();
-                self.push_ctrl(CtrlKind::Block, blockty, 0);
+                self.push_ctrl(CtrlKind::Block, ins.block_type(), 0);
             }
-            Operator::Loop { blockty } => {
+            O::Loop => {
                 self.materialize_all();
                 let next = self.instr + 1;
                 let pc = self.open_block(next);
-                self.push_ctrl(CtrlKind::Loop, blockty, pc);
+                self.push_ctrl(CtrlKind::Loop, ins.block_type(), pc);
             }
-            Operator::If { blockty } => {
-                let cond = self.pop();
-                let fused = self.take_condition(cond);
-                self.materialize_all();
-                let (pc, refund) = (u32::MAX, 0);
-                let j = match fused {
-                    Some(Op::Binop { op, a, b, .. }) => {
-                        self.emit_cond(Op::JumpIfNotCmp { op, a, b, pc, refund })
-                    }
-                    Some(Op::BinopImm { op, a, imm, .. }) => {
-                        self.emit_cond(Op::JumpIfNotCmpImm { op, a, imm, pc, refund })
-                    }
-                    _ => self.emit_cond(Op::JumpIfZero { cond, pc, refund }),
-                };
-                // The then-arm continues the fuel block; the false path gets the refund.
-                self.push_ctrl(CtrlKind::If, blockty, 0);
-                self.ctrls.last_mut().unwrap().if_jump = Some(j);
-            }
-            Operator::Else => {
-                // `else` counts only when the then-arm reaches it (counted above if reachable).
-                let c = self.ctrls.last_mut().unwrap();
-                c.kind = CtrlKind::Else;
-                if c.dead {
-                    return Ok(());
-                }
-                let (base, params, results) = (c.base, c.params, c.results);
-                if self.reachable {
-                    self.materialize_top(results);
-                    let pc = self.emit(Op::Jump { pc: u32::MAX });
-                    let ci = self.ctrls.len() - 1;
-                    self.add_patch(ci, Patch::Op(pc));
-                }
-                self.reachable = true;
-                self.reset_stack(base + params);
-                let next = self.instr + 1;
-                let pc = self.open_block(next);
-                if let Some(j) = self.ctrls.last_mut().unwrap().if_jump.take() {
-                    self.patch(&[Patch::Op(j)], pc);
-                }
-            }
-            Operator::End => self.end()?,
-            Operator::Br { relative_depth } => {
-                self.emit_br(relative_depth);
+            O::If => self.tr_if(ins.block_type()),
+            O::Else => self.tr_else(),
+            O::End => self.end(),
+            O::Br => {
+                self.emit_br(ins.index());
                 self.reachable = false;
                 self.close_block();
             }
-            Operator::BrIf { relative_depth } => {
+            O::BrIf => {
                 // The fallthrough continues the fuel block; a taken branch gets the refund.
                 let cond = self.pop();
-                self.emit_br_if(relative_depth, cond);
+                self.emit_br_if(ins.index(), cond);
             }
-            Operator::BrTable { targets } => {
+            O::BrTable => {
+                let Imm::BrTable(table) = &ins.imm else { return };
                 let index = self.pop();
                 let start = self.f.targets.len() as u32;
-                let mut depths: Vec<u32> = Vec::with_capacity(targets.len() as usize + 1);
-                for d in targets.targets() {
-                    depths.push(d.map_err(LoadError::invalid)?);
-                }
-                depths.push(targets.default());
-                for d in depths.iter().copied() {
+                for d in table.labels() {
                     let (ci, t) = self.branch_target(d);
                     self.push_target(ci, t);
                 }
-                self.emit(Op::BrTable { index, start, len: depths.len() as u32 });
+                self.emit(Op::BrTable { index, start, len: table.len() + 1 });
                 self.reachable = false;
                 self.close_block();
             }
-            Operator::Return => {
+            O::Return => {
                 let depth = self.ctrls.len() as u32 - 1;
                 self.emit_br(depth);
                 self.reachable = false;
                 self.close_block();
             }
-            Operator::Call { function_index } => {
-                let ty = self.module.func_types[function_index as usize];
+            O::Call => {
+                let func = ins.index();
+                let ty = self.module.func_types[func as usize];
                 let (args, params) = self.call_args(ty);
-                self.emit(Op::Call { func: function_index, args });
+                self.emit(Op::Call { func, args });
                 self.finish_call(ty, params);
             }
-            Operator::CallIndirect { type_index, table_index } => {
+            O::CallIndirect => {
+                let (ty, table) = (ins.index(), ins.second());
                 let index = self.pop();
-                let (args, params) = self.call_args(type_index);
-                self.emit(Op::CallIndirect { ty: type_index, table: table_index, index, args });
-                self.finish_call(type_index, params);
+                let (args, params) = self.call_args(ty);
+                self.emit(Op::CallIndirect { ty, table, index, args });
+                self.finish_call(ty, params);
             }
-            Operator::Drop => {
+            O::Drop => {
                 self.pop();
             }
-            Operator::Select | Operator::TypedSelect { .. } => {
+            O::Select | O::TypedSelect => {
                 let c = self.pop();
                 let b = self.pop();
                 let a = self.pop();
                 let dst = self.push();
                 self.emit(Op::Select { dst, a, b, c });
             }
-            Operator::LocalGet { local_index } => {
+            O::LocalGet => {
                 let h = self.height();
-                self.stack.push(Opnd::Local(local_index));
+                self.stack.push(Opnd::Local(ins.index()));
                 self.max_height = self.max_height.max(h + 1);
             }
-            Operator::LocalSet { local_index } => self.set_local(local_index, false),
-            Operator::LocalTee { local_index } => self.set_local(local_index, true),
-            Operator::GlobalGet { global_index } => {
+            O::LocalSet => self.set_local(ins.index(), false),
+            O::LocalTee => self.set_local(ins.index(), true),
+            O::GlobalGet => {
                 let dst = self.push();
-                self.emit(Op::GlobalGet { dst, global: global_index });
+                self.emit(Op::GlobalGet { dst, global: ins.index() });
             }
-            Operator::GlobalSet { global_index } => {
+            O::GlobalSet => {
                 let src = self.pop();
-                self.emit(Op::GlobalSet { global: global_index, src });
+                self.emit(Op::GlobalSet { global: ins.index(), src });
             }
-            Operator::I32Load { memarg } | Operator::F32Load { memarg } | Operator::I64Load32U { memarg } => {
-                self.load(LoadKind::U32, &memarg, at)?
-            }
-            Operator::I64Load { memarg } | Operator::F64Load { memarg } => {
-                self.load(LoadKind::U64, &memarg, at)?
-            }
-            Operator::I32Load8S { memarg } => self.load(LoadKind::S8x32, &memarg, at)?,
-            Operator::I64Load8S { memarg } => self.load(LoadKind::S8x64, &memarg, at)?,
-            Operator::I32Load8U { memarg } | Operator::I64Load8U { memarg } => {
-                self.load(LoadKind::U8, &memarg, at)?
-            }
-            Operator::I32Load16S { memarg } => self.load(LoadKind::S16x32, &memarg, at)?,
-            Operator::I64Load16S { memarg } => self.load(LoadKind::S16x64, &memarg, at)?,
-            Operator::I32Load16U { memarg } | Operator::I64Load16U { memarg } => {
-                self.load(LoadKind::U16, &memarg, at)?
-            }
-            Operator::I64Load32S { memarg } => self.load(LoadKind::S32x64, &memarg, at)?,
-            Operator::V128Load { memarg } => self.load(LoadKind::V128, &memarg, at)?,
-            Operator::I32Store8 { memarg } | Operator::I64Store8 { memarg } => self.store(1, &memarg, at)?,
-            Operator::I32Store16 { memarg } | Operator::I64Store16 { memarg } => {
-                self.store(2, &memarg, at)?
-            }
-            Operator::I32Store { memarg }
-            | Operator::F32Store { memarg }
-            | Operator::I64Store32 { memarg } => self.store(4, &memarg, at)?,
-            Operator::I64Store { memarg } | Operator::F64Store { memarg } => self.store(8, &memarg, at)?,
-            Operator::V128Store { memarg } => self.store(16, &memarg, at)?,
-            Operator::MemorySize { .. } => {
+            O::I32Load | O::F32Load | O::I64Load32U => self.load(LoadKind::U32, ins.memarg()),
+            O::I64Load | O::F64Load => self.load(LoadKind::U64, ins.memarg()),
+            O::I32Load8S => self.load(LoadKind::S8x32, ins.memarg()),
+            O::I64Load8S => self.load(LoadKind::S8x64, ins.memarg()),
+            O::I32Load8U | O::I64Load8U => self.load(LoadKind::U8, ins.memarg()),
+            O::I32Load16S => self.load(LoadKind::S16x32, ins.memarg()),
+            O::I64Load16S => self.load(LoadKind::S16x64, ins.memarg()),
+            O::I32Load16U | O::I64Load16U => self.load(LoadKind::U16, ins.memarg()),
+            O::I64Load32S => self.load(LoadKind::S32x64, ins.memarg()),
+            O::V128Load => self.load(LoadKind::V128, ins.memarg()),
+            O::I32Store8 | O::I64Store8 => self.store(1, ins.memarg()),
+            O::I32Store16 | O::I64Store16 => self.store(2, ins.memarg()),
+            O::I32Store | O::F32Store | O::I64Store32 => self.store(4, ins.memarg()),
+            O::I64Store | O::F64Store => self.store(8, ins.memarg()),
+            O::V128Store => self.store(16, ins.memarg()),
+            O::MemorySize => {
                 let dst = self.push();
                 self.emit(Op::MemorySize { dst });
             }
-            Operator::MemoryGrow { .. } => {
+            O::MemoryGrow => {
                 let delta = self.pop();
                 let dst = self.push();
                 self.emit(Op::MemoryGrow { dst, delta });
             }
-            Operator::I32Const { value } => self.push_imm(value as u32, false),
-            Operator::F32Const { value } => {
-                let dst = self.push();
-                self.emit(Op::Const32 { dst, value: value.bits() });
-            }
-            Operator::I64Const { value } if i32::try_from(value).is_ok() => {
-                self.push_imm(value as i32 as u32, true)
-            }
-            Operator::I64Const { value } => {
-                let dst = self.push();
-                let v = value as u64;
-                self.emit(Op::Const64 { dst, lo: v as u32, hi: (v >> 32) as u32 });
-            }
-            Operator::F64Const { value } => {
-                let dst = self.push();
-                let v = value.bits();
-                self.emit(Op::Const64 { dst, lo: v as u32, hi: (v >> 32) as u32 });
-            }
-            Operator::V128Const { value } => {
-                let dst = self.push();
-                let idx = self.f.v128s.len() as u32;
-                self.f.v128s.push(value.i128() as u128);
-                self.emit(Op::ConstV128 { dst, idx });
-            }
-            Operator::RefNull { .. } => {
+            O::I32Const | O::I64Const | O::F32Const | O::F64Const | O::V128Const => self.constant(ins),
+            O::RefNull => {
                 let dst = self.push();
                 self.emit(Op::Const32 { dst, value: 0 });
             }
-            Operator::RefFunc { function_index } => {
+            O::RefFunc => {
                 let dst = self.push();
-                self.emit(Op::RefFunc { dst, func: function_index });
+                self.emit(Op::RefFunc { dst, func: ins.index() });
             }
             // Zero extension is bit-identical in the slot encoding, but an `i32` immediate on the
             // stack stands for its value sign-extended from 32 bits once an `i64` operation
             // folds it ([`Opnd::Imm`]). Below 2^31 both extensions agree and it becomes an
             // `i64` immediate; from 2^31 on it is written to its slot, which holds it
             // zero-extended.
-            Operator::I64ExtendI32U => {
+            O::I64ExtendI32U => {
                 if let Some(&Opnd::Imm(v, false)) = self.stack.last() {
                     let h = self.stack.len() - 1;
                     if (v as i32) >= 0 {
@@ -868,81 +719,57 @@ impl<'m> Translator<'m> {
                 }
             }
             // Bit-identical in the slot encoding: counted, nothing to do.
-            Operator::I32ReinterpretF32
-            | Operator::F32ReinterpretI32
-            | Operator::I64ReinterpretF64
-            | Operator::F64ReinterpretI64 => {}
-            Operator::MemoryCopy { .. } => {
-                let len = self.pop();
-                let src = self.pop();
-                let dst = self.pop();
+            O::I32ReinterpretF32 | O::F32ReinterpretI32 | O::I64ReinterpretF64 | O::F64ReinterpretI64 => {}
+            O::MemoryCopy => {
+                let [dst, src, len] = self.pop3();
                 self.emit(Op::MemoryCopy { dst, src, len });
             }
-            Operator::MemoryFill { .. } => {
-                let len = self.pop();
-                let value = self.pop();
-                let dst = self.pop();
+            O::MemoryFill => {
+                let [dst, value, len] = self.pop3();
                 self.emit(Op::MemoryFill { dst, value, len });
             }
-            Operator::MemoryInit { data_index, .. } => {
-                let len = self.pop();
-                let src = self.pop();
-                let dst = self.pop();
-                self.emit(Op::MemoryInit { seg: data_index, dst, src, len });
+            O::MemoryInit => {
+                let [dst, src, len] = self.pop3();
+                self.emit(Op::MemoryInit { seg: ins.index(), dst, src, len });
             }
-            Operator::DataDrop { data_index } => {
-                self.emit(Op::DataDrop { seg: data_index });
+            O::DataDrop => {
+                self.emit(Op::DataDrop { seg: ins.index() });
             }
-            Operator::TableGet { table } => {
+            O::TableGet => {
                 let index = self.pop();
                 let dst = self.push();
-                self.emit(Op::TableGet { table, dst, index });
+                self.emit(Op::TableGet { table: ins.index(), dst, index });
             }
-            Operator::TableSet { table } => {
+            O::TableSet => {
                 let value = self.pop();
                 let index = self.pop();
-                self.emit(Op::TableSet { table, index, value });
+                self.emit(Op::TableSet { table: ins.index(), index, value });
             }
-            Operator::TableSize { table } => {
+            O::TableSize => {
                 let dst = self.push();
-                self.emit(Op::TableSize { table, dst });
+                self.emit(Op::TableSize { table: ins.index(), dst });
             }
-            Operator::TableGrow { table } => {
+            O::TableGrow => {
                 let delta = self.pop();
                 let init = self.pop();
                 let dst = self.push();
-                self.emit(Op::TableGrow { table, dst, init, delta });
+                self.emit(Op::TableGrow { table: ins.index(), dst, init, delta });
             }
-            Operator::TableFill { table } => {
-                let len = self.pop();
-                let value = self.pop();
-                let index = self.pop();
-                self.emit(Op::TableFill { table, index, value, len });
+            O::TableFill => {
+                let [index, value, len] = self.pop3();
+                self.emit(Op::TableFill { table: ins.index(), index, value, len });
             }
-            Operator::TableCopy { dst_table, src_table } => {
-                self.materialize_top(3);
-                let args = self.temp_slot(self.height() - 3);
-                for _ in 0..3 {
-                    self.pop();
-                }
-                let pair = self.f.pairs.len() as u32;
-                self.f.pairs.push((dst_table, src_table));
-                self.emit(Op::TableCopy { pair, args });
+            O::TableCopy => {
+                self.table_pair(ins.index(), ins.second(), |pair, args| Op::TableCopy { pair, args })
             }
-            Operator::TableInit { elem_index, table } => {
-                self.materialize_top(3);
-                let args = self.temp_slot(self.height() - 3);
-                for _ in 0..3 {
-                    self.pop();
-                }
-                let pair = self.f.pairs.len() as u32;
-                self.f.pairs.push((table, elem_index));
-                self.emit(Op::TableInit { pair, args });
+            O::TableInit => {
+                self.table_pair(ins.second(), ins.index(), |pair, args| Op::TableInit { pair, args })
             }
-            Operator::ElemDrop { elem_index } => {
-                self.emit(Op::ElemDrop { seg: elem_index });
+            O::ElemDrop => {
+                self.emit(Op::ElemDrop { seg: ins.index() });
             }
-            Operator::I8x16Shuffle { lanes } => {
+            O::I8x16Shuffle => {
+                let Imm::Shuffle(lanes) = ins.imm else { return };
                 let b = self.pop();
                 let a = self.pop();
                 let dst = self.push();
@@ -950,50 +777,200 @@ impl<'m> Translator<'m> {
                 self.f.shuffles.push(lanes);
                 self.emit(Op::Shuffle { dst, a, b, idx });
             }
-            Operator::V128Load8Lane { memarg, lane } => self.load_lane(1, lane, &memarg, at)?,
-            Operator::V128Load16Lane { memarg, lane } => self.load_lane(2, lane, &memarg, at)?,
-            Operator::V128Load32Lane { memarg, lane } => self.load_lane(4, lane, &memarg, at)?,
-            Operator::V128Load64Lane { memarg, lane } => self.load_lane(8, lane, &memarg, at)?,
-            Operator::V128Store8Lane { memarg, lane } => self.store_lane(1, lane, &memarg, at)?,
-            Operator::V128Store16Lane { memarg, lane } => self.store_lane(2, lane, &memarg, at)?,
-            Operator::V128Store32Lane { memarg, lane } => self.store_lane(4, lane, &memarg, at)?,
-            Operator::V128Store64Lane { memarg, lane } => self.store_lane(8, lane, &memarg, at)?,
-            _ => {
-                let (mut bytes, len) = ([0; 8], encoding.len().min(8));
-                bytes[..len].copy_from_slice(&encoding[..len]);
-                return Err(LoadError::unsupported(at, Unsupported::Operator { bytes, len: len as u8 }));
-            }
+            O::V128Load8Lane => self.load_lane(1, ins),
+            O::V128Load16Lane => self.load_lane(2, ins),
+            O::V128Load32Lane => self.load_lane(4, ins),
+            O::V128Load64Lane => self.load_lane(8, ins),
+            O::V128Store8Lane => self.store_lane(1, ins),
+            O::V128Store16Lane => self.store_lane(2, ins),
+            O::V128Store32Lane => self.store_lane(4, ins),
+            O::V128Store64Lane => self.store_lane(8, ins),
+            // Every other operator is a pure operation that `pure` translated.
+            _ => unreachable!("an operator without a translation"),
         }
-        Ok(())
     }
 
-    fn load_lane(&mut self, width: u8, lane: u8, m: &wasmparser::MemArg, at: usize) -> Result<(), LoadError> {
-        let offset = self.memarg(m, at)?;
+    /// Translates the operators that compute a value from their operands alone (the kinds of
+    /// `ir`: unary, binary, trapping, SIMD), and returns whether `ins` was one.
+    fn pure(&mut self, ins: &Instr<'_>) -> bool {
+        use Operator as O;
+        macro_rules! tr_unop {
+            ($($name:ident ( $($t:ty),* ) -> $out:ty = |$($arg:ident),*| $e:expr;)*) => {
+                match ins.op { $( O::$name => { self.count(); self.unop(|dst, a| Op::Unop { op: ir::Unop::$name, dst, a }); return true; } )* _ => {} }
+            };
+        }
+        macro_rules! tr_trap_unop {
+            ($($name:ident ( $($t:ty),* ) -> $out:ty = |$($arg:ident),*| $e:expr;)*) => {
+                match ins.op { $( O::$name => { self.count(); self.unop(|dst, a| Op::TrapUnop { op: ir::TrapUnop::$name, dst, a }); return true; } )* _ => {} }
+            };
+        }
+        macro_rules! tr_binop {
+            ($($name:ident ( $($t:ty),* ) -> $out:ty = |$($arg:ident),*| $e:expr;)*) => {
+                match ins.op { $( O::$name => { self.count(); self.binop_or_imm(|dst, a, b| Op::Binop { op: ir::Binop::$name, dst, a, b }, |dst, a, imm| Op::BinopImm { op: ir::Binop::$name, dst, a, imm }); return true; } )* _ => {} }
+            };
+        }
+        macro_rules! tr_trap_binop {
+            ($($name:ident ( $($t:ty),* ) -> $out:ty = |$($arg:ident),*| $e:expr;)*) => {
+                match ins.op { $( O::$name => { self.count(); self.binop_or_imm(|dst, a, b| Op::TrapBinop { op: ir::TrapBinop::$name, dst, a, b }, |dst, a, imm| Op::TrapBinopImm { op: ir::TrapBinop::$name, dst, a, imm }); return true; } )* _ => {} }
+            };
+        }
+        // `eqz` is `eq` with an immediate 0: the same value, and it fuses into branches.
+        if let O::I32Eqz | O::I64Eqz = ins.op {
+            self.count();
+            let is64 = ins.op == O::I64Eqz;
+            self.push_imm(0, is64);
+            let eq = if is64 { ir::Binop::I64Eq } else { ir::Binop::I32Eq };
+            self.binop_or_imm(
+                |dst, a, b| Op::Binop { op: eq, dst, a, b },
+                |dst, a, imm| Op::BinopImm { op: eq, dst, a, imm },
+            );
+            return true;
+        }
+        ir::for_each_binop!(tr_binop);
+        ir::for_each_unop!(tr_unop);
+        ir::for_each_trap_binop!(tr_trap_binop);
+        ir::for_each_trap_unop!(tr_trap_unop);
+
+        if let Some(sop) = simd::classify(ins.op) {
+            self.count();
+            use simd::SimdOp;
+            let lane = ins.lane();
+            match sop {
+                SimdOp::Unary(o) => self.unop(|dst, a| Op::SimdUnary { op: o, dst, a }),
+                SimdOp::Binary(o) => self.binop(|dst, a, b| Op::SimdBinary { op: o, dst, a, b }),
+                SimdOp::Shift(o) => self.binop(|dst, a, b| Op::SimdShift { op: o, dst, a, b }),
+                SimdOp::Test(o) => self.unop(|dst, a| Op::SimdTest { op: o, dst, a }),
+                SimdOp::Splat(o) => self.unop(|dst, a| Op::SimdSplat { op: o, dst, a }),
+                SimdOp::ExtractLane(o) => self.unop(|dst, a| Op::SimdExtract { op: o, lane, dst, a }),
+                SimdOp::ReplaceLane(o) => self.binop(|dst, a, b| Op::SimdReplace { op: o, lane, dst, a, b }),
+                SimdOp::Ternary(o) => {
+                    let c = self.pop();
+                    let b = self.pop();
+                    let a = self.pop();
+                    let dst = self.push();
+                    self.emit(Op::SimdTernary { op: o, dst, a, b, c });
+                }
+                SimdOp::Load(kind) => {
+                    let addr = self.pop();
+                    let dst = self.push();
+                    self.emit(Op::SimdLoad { kind, dst, addr, offset: ins.memarg().offset });
+                }
+            }
+            return true;
+        }
+        false
+    }
+
+    fn tr_if(&mut self, bt: BlockType) {
+        let cond = self.pop();
+        let fused = self.take_condition(cond);
+        self.materialize_all();
+        let (pc, refund) = (u32::MAX, 0);
+        let j = match fused {
+            Some(Op::Binop { op, a, b, .. }) => self.emit_cond(Op::JumpIfNotCmp { op, a, b, pc, refund }),
+            Some(Op::BinopImm { op, a, imm, .. }) => {
+                self.emit_cond(Op::JumpIfNotCmpImm { op, a, imm, pc, refund })
+            }
+            _ => self.emit_cond(Op::JumpIfZero { cond, pc, refund }),
+        };
+        // The then-arm continues the fuel block; the false path gets the refund.
+        self.push_ctrl(CtrlKind::If, bt, 0);
+        self.ctrls.last_mut().expect("just pushed").if_jump = Some(j);
+    }
+
+    fn tr_else(&mut self) {
+        // `else` counts only when the then-arm reaches it (counted by `op` if reachable).
+        let c = self.ctrls.last_mut().expect("validated: `else` closes an `if`");
+        c.kind = CtrlKind::Else;
+        if c.dead {
+            return;
+        }
+        let (base, params, results) = (c.base, c.params, c.results);
+        if self.reachable {
+            self.materialize_top(results);
+            let pc = self.emit(Op::Jump { pc: u32::MAX });
+            let ci = self.ctrls.len() - 1;
+            self.add_patch(ci, Patch::Op(pc));
+        }
+        self.reachable = true;
+        self.reset_stack(base + params);
+        let next = self.instr + 1;
+        let pc = self.open_block(next);
+        if let Some(j) = self.ctrls.last_mut().expect("still open").if_jump.take() {
+            self.patch(&[Patch::Op(j)], pc);
+        }
+    }
+
+    /// A numeric or vector constant: `i32` and small `i64` constants stay immediates on the
+    /// stack (folded into their consumer when it can take one), the rest go to a slot.
+    fn constant(&mut self, ins: &Instr<'_>) {
+        use Operator as O;
+        match (ins.op, &ins.imm) {
+            (O::I32Const, &Imm::I32(v)) => self.push_imm(v as u32, false),
+            (O::I64Const, &Imm::I64(v)) if i32::try_from(v).is_ok() => self.push_imm(v as i32 as u32, true),
+            (O::F32Const, &Imm::Bits(v)) => {
+                let dst = self.push();
+                self.emit(Op::Const32 { dst, value: v as u32 });
+            }
+            (O::I64Const | O::F64Const, &(Imm::I64(_) | Imm::Bits(_))) => {
+                let v = match ins.imm {
+                    Imm::I64(v) => v as u64,
+                    Imm::Bits(v) => v as u64,
+                    _ => 0,
+                };
+                let dst = self.push();
+                self.emit(Op::Const64 { dst, lo: v as u32, hi: (v >> 32) as u32 });
+            }
+            (_, &Imm::Bits(v)) => {
+                let dst = self.push();
+                let idx = self.f.v128s.len() as u32;
+                self.f.v128s.push(v);
+                self.emit(Op::ConstV128 { dst, idx });
+            }
+            _ => {}
+        }
+    }
+
+    /// Pops the three `i32` operands of a bulk operation, deepest first.
+    fn pop3(&mut self) -> [Slot; 3] {
+        let c = self.pop();
+        let b = self.pop();
+        let a = self.pop();
+        [a, b, c]
+    }
+
+    /// `table.copy` and `table.init`: three operands in consecutive slots and a pair of
+    /// indices in the side table.
+    fn table_pair(&mut self, first: u32, second: u32, make: impl FnOnce(u32, Slot) -> Op) {
+        self.materialize_top(3);
+        let args = self.temp_slot(self.height() - 3);
+        for _ in 0..3 {
+            self.pop();
+        }
+        let pair = self.f.pairs.len() as u32;
+        self.f.pairs.push((first, second));
+        self.emit(make(pair, args));
+    }
+
+    fn load_lane(&mut self, width: u8, ins: &Instr<'_>) {
+        let (offset, lane) = (ins.memarg().offset, ins.lane());
         let vec = self.pop();
         let addr = self.pop();
         let dst = self.push();
         self.emit(Op::LoadLane { width, lane, dst, addr, offset, vec });
-        Ok(())
     }
 
-    fn store_lane(
-        &mut self,
-        width: u8,
-        lane: u8,
-        m: &wasmparser::MemArg,
-        at: usize,
-    ) -> Result<(), LoadError> {
-        let offset = self.memarg(m, at)?;
+    fn store_lane(&mut self, width: u8, ins: &Instr<'_>) {
+        let (offset, lane) = (ins.memarg().offset, ins.lane());
         let vec = self.pop();
         let addr = self.pop();
         self.emit(Op::StoreLane { width, lane, addr, vec, offset });
-        Ok(())
     }
 
-    fn end(&mut self) -> Result<(), LoadError> {
+    fn end(&mut self) {
         let c = self.ctrls.pop().expect("validated: `end` closes an open control");
         if c.dead {
-            return Ok(());
+            return;
         }
         if c.kind == CtrlKind::Func {
             if self.reachable {
@@ -1005,7 +982,7 @@ impl<'m> Translator<'m> {
             self.close_block();
             let end_offset = *self.f.instr_offsets.last().unwrap();
             self.f.end_offset = end_offset;
-            return Ok(());
+            return;
         }
         if self.reachable {
             self.materialize_top(c.results);
@@ -1030,6 +1007,5 @@ impl<'m> Translator<'m> {
         if self.reachable {
             self.reset_stack(c.base + c.results);
         }
-        Ok(())
     }
 }

@@ -1,0 +1,18 @@
+//! The WebAssembly 2.0 binary format, read by code of our own: primitive encodings
+//! ([`reader`]), types ([`types`]), the operator table and the instruction decoder
+//! ([`operators`]), the section framing ([`sections`]), the `name` section ([`names`]) and
+//! the validation of function bodies ([`validate`]).
+//!
+//! Why our own and not a general decoder crate: the Content components compile this library
+//! into a Wasm module that every `qip run` compiles again, so its size is their start-up time
+//! (docs/components.md). A decoder and validator of exactly WebAssembly 2.0, driven by one
+//! table of operators, is a fraction of a general one's code. The tests hold it to the
+//! specification's test suite and, on generated and mutated modules, to `wasmparser`
+//! (docs/testing.md).
+
+pub(crate) mod names;
+pub(crate) mod operators;
+pub(crate) mod reader;
+pub(crate) mod sections;
+pub(crate) mod types;
+pub(crate) mod validate;

@@ -1,0 +1,484 @@
+//! Validation of function bodies (spec 3.3 "Instructions", with the algorithm of the spec's
+//! appendix "Validation Algorithm"): an operand stack of types, where an unknown type stands
+//! for any value of unreachable code, and a stack of control frames.
+//!
+//! The decoder hands each instruction to [`FuncValidator::op`] before the translator sees it,
+//! so the translator may assume well-typed code. Operators of fixed type are checked from
+//! their entry in the operator table ([`super::operators`]); the rest here.
+
+use alloc::vec::Vec;
+
+use super::operators::{Imm, Instr, Operator};
+use super::types::{BlockType, FuncType, GlobalType, RefType, ValType};
+use crate::wasm::error::Invalid;
+
+/// What a function body may refer to: the module's index spaces as far as a body can see
+/// them (spec 3.1.1 "Contexts").
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Context<'m> {
+    /// The type section.
+    pub(crate) types: &'m [FuncType],
+    /// The type index of every function, imported ones first.
+    pub(crate) funcs: &'m [u32],
+    /// The element type of every table, imported ones first.
+    pub(crate) tables: &'m [RefType],
+    /// The number of memories (0 or 1 in 2.0).
+    pub(crate) memories: u32,
+    /// Every global, imported ones first.
+    pub(crate) globals: &'m [GlobalType],
+    /// The element type of every element segment.
+    pub(crate) elems: &'m [RefType],
+    /// The data count section's value, if the module has one.
+    pub(crate) data_count: Option<u32>,
+    /// Which functions are declared for `ref.func` (spec 3.4.10, C.refs): one flag per
+    /// function.
+    pub(crate) refs: &'m [bool],
+}
+
+impl<'m> Context<'m> {
+    fn func_type(&self, f: u32) -> Result<&'m FuncType, Invalid> {
+        let t = *self.funcs.get(f as usize).ok_or(Invalid::UnknownFunction(f))?;
+        self.type_at(t)
+    }
+
+    fn type_at(&self, t: u32) -> Result<&'m FuncType, Invalid> {
+        self.types.get(t as usize).ok_or(Invalid::UnknownType(t))
+    }
+
+    fn table(&self, t: u32) -> Result<ValType, Invalid> {
+        self.tables.get(t as usize).map(|&r| r.into()).ok_or(Invalid::UnknownTable(t))
+    }
+
+    fn global(&self, g: u32) -> Result<GlobalType, Invalid> {
+        self.globals.get(g as usize).copied().ok_or(Invalid::UnknownGlobal(g))
+    }
+
+    fn memory(&self) -> Result<(), Invalid> {
+        if self.memories == 0 { Err(Invalid::UnknownMemory(0)) } else { Ok(()) }
+    }
+
+    fn elem(&self, e: u32) -> Result<ValType, Invalid> {
+        self.elems.get(e as usize).map(|&r| r.into()).ok_or(Invalid::UnknownElem(e))
+    }
+
+    fn data(&self, d: u32) -> Result<(), Invalid> {
+        match self.data_count {
+            None => Err(Invalid::DataCountRequired),
+            Some(n) if d < n => Ok(()),
+            Some(_) => Err(Invalid::UnknownData(d)),
+        }
+    }
+
+    /// The parameter and result types of a block type.
+    fn block(&self, bt: BlockType) -> Result<(&'m [ValType], &'m [ValType]), Invalid> {
+        Ok(match bt {
+            BlockType::Empty => (&[], &[]),
+            BlockType::Type(t) => (&[], t.as_slice()),
+            BlockType::FuncType(i) => {
+                let t = self.type_at(i)?;
+                (t.params(), t.results())
+            }
+        })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FrameKind {
+    Block,
+    Loop,
+    If,
+    Else,
+}
+
+#[derive(Debug)]
+struct Frame<'m> {
+    kind: FrameKind,
+    params: &'m [ValType],
+    results: &'m [ValType],
+    /// Operand stack height at the start of the block.
+    height: usize,
+    /// The rest of the block is unreachable: popping below `height` yields unknown types.
+    unreachable: bool,
+}
+
+impl<'m> Frame<'m> {
+    /// The types a branch to this frame carries.
+    fn label_types(&self) -> &'m [ValType] {
+        if self.kind == FrameKind::Loop { self.params } else { self.results }
+    }
+}
+
+/// The validator of one function body.
+#[derive(Debug)]
+pub(crate) struct FuncValidator<'m> {
+    cx: Context<'m>,
+    locals: Vec<ValType>,
+    /// Operand types; `None` is unknown (any type, in unreachable code).
+    vals: Vec<Option<ValType>>,
+    ctrls: Vec<Frame<'m>>,
+}
+
+impl<'m> FuncValidator<'m> {
+    /// A validator for the body of function `func`, whose type the module gave it.
+    pub(crate) fn new(cx: Context<'m>, ty: &'m FuncType) -> Self {
+        let mut v = FuncValidator { cx, locals: ty.params().into(), vals: Vec::new(), ctrls: Vec::new() };
+        v.ctrls.push(Frame {
+            kind: FrameKind::Block,
+            params: &[],
+            results: ty.results(),
+            height: 0,
+            unreachable: false,
+        });
+        v
+    }
+
+    /// Declares `count` more locals of type `ty` (the caller bounds the total).
+    pub(crate) fn define_locals(&mut self, count: u32, ty: ValType) {
+        self.locals.extend(core::iter::repeat_n(ty, count as usize));
+    }
+
+    /// Whether the body's final `end` has been validated.
+    pub(crate) fn finished(&self) -> bool {
+        self.ctrls.is_empty()
+    }
+
+    // ---- the operand and control stacks (spec appendix, "Validation Algorithm") ----------
+
+    fn push(&mut self, t: ValType) {
+        self.vals.push(Some(t));
+    }
+
+    fn push_all(&mut self, ts: &[ValType]) {
+        self.vals.extend(ts.iter().map(|&t| Some(t)));
+    }
+
+    /// Pops any operand: its type, or `None` for unknown.
+    fn pop_any(&mut self) -> Result<Option<ValType>, Invalid> {
+        let f = self.ctrls.last().ok_or(Invalid::OperatorsAfterEnd)?;
+        if self.vals.len() == f.height {
+            return if f.unreachable {
+                Ok(None)
+            } else {
+                Err(Invalid::TypeMismatch { expected: None, found: None })
+            };
+        }
+        Ok(self.vals.pop().flatten())
+    }
+
+    /// Pops an operand of type `expected`.
+    fn pop(&mut self, expected: ValType) -> Result<Option<ValType>, Invalid> {
+        let f = self.ctrls.last().ok_or(Invalid::OperatorsAfterEnd)?;
+        if self.vals.len() == f.height {
+            return if f.unreachable {
+                Ok(None)
+            } else {
+                Err(Invalid::TypeMismatch { expected: Some(expected), found: None })
+            };
+        }
+        match self.vals.pop().flatten() {
+            Some(t) if t != expected => {
+                Err(Invalid::TypeMismatch { expected: Some(expected), found: Some(t) })
+            }
+            t => Ok(t),
+        }
+    }
+
+    fn pop_all(&mut self, ts: &[ValType]) -> Result<(), Invalid> {
+        for &t in ts.iter().rev() {
+            self.pop(t)?;
+        }
+        Ok(())
+    }
+
+    fn push_ctrl(&mut self, kind: FrameKind, params: &'m [ValType], results: &'m [ValType]) {
+        let height = self.vals.len();
+        self.ctrls.push(Frame { kind, params, results, height, unreachable: false });
+        self.push_all(params);
+    }
+
+    fn pop_ctrl(&mut self) -> Result<Frame<'m>, Invalid> {
+        let f = self.ctrls.last().ok_or(Invalid::OperatorsAfterEnd)?;
+        let (results, height) = (f.results, f.height);
+        self.pop_all(results)?;
+        if self.vals.len() != height {
+            return Err(Invalid::TypeMismatch { expected: None, found: self.vals.last().copied().flatten() });
+        }
+        Ok(self.ctrls.pop().expect("checked above"))
+    }
+
+    fn unreachable(&mut self) {
+        if let Some(f) = self.ctrls.last_mut() {
+            self.vals.truncate(f.height);
+            f.unreachable = true;
+        }
+    }
+
+    fn label(&self, depth: u32) -> Result<&'m [ValType], Invalid> {
+        let n = self.ctrls.len();
+        if depth as usize >= n {
+            return Err(Invalid::UnknownLabel(depth));
+        }
+        Ok(self.ctrls[n - 1 - depth as usize].label_types())
+    }
+
+    fn local(&self, l: u32) -> Result<ValType, Invalid> {
+        self.locals.get(l as usize).copied().ok_or(Invalid::UnknownLocal(l))
+    }
+
+    fn align(&self, ins: &Instr<'_>, natural: u8) -> Result<(), Invalid> {
+        self.cx.memory()?;
+        if ins.memarg().align > natural as u32 {
+            return Err(Invalid::Alignment);
+        }
+        Ok(())
+    }
+
+    // ---- the instructions ------------------------------------------------------------------
+
+    /// Validates one instruction.
+    pub(crate) fn op(&mut self, ins: &Instr<'_>) -> Result<(), Invalid> {
+        use super::operators::ImmKind;
+        use Operator as O;
+        if self.ctrls.is_empty() {
+            return Err(Invalid::OperatorsAfterEnd);
+        }
+        let info = ins.op.info();
+        // Immediates that every operator of their kind shares.
+        match info.imm {
+            ImmKind::Mem(a) | ImmKind::MemLane(a) => self.align(ins, a)?,
+            _ => {}
+        }
+        match info.imm {
+            ImmKind::Lane(n) if ins.lane() >= n => return Err(Invalid::LaneIndex),
+            ImmKind::MemLane(a) if ins.lane() >= 16 >> a => return Err(Invalid::LaneIndex),
+            ImmKind::Shuffle => {
+                if let Imm::Shuffle(lanes) = &ins.imm
+                    && lanes.iter().any(|&l| l >= 32)
+                {
+                    return Err(Invalid::LaneIndex);
+                }
+            }
+            _ => {}
+        }
+        if !info.sig.is_special() {
+            for t in info.sig.params().rev() {
+                self.pop(t)?;
+            }
+            if let Some(t) = info.sig.result() {
+                self.push(t);
+            }
+            if matches!(ins.op, O::MemorySize | O::MemoryGrow) {
+                self.cx.memory()?;
+            }
+            return Ok(());
+        }
+        match ins.op {
+            O::Unreachable => self.unreachable(),
+            O::Block | O::Loop => {
+                let (params, results) = self.cx.block(ins.block_type())?;
+                self.pop_all(params)?;
+                let kind = if ins.op == O::Block { FrameKind::Block } else { FrameKind::Loop };
+                self.push_ctrl(kind, params, results);
+            }
+            O::If => {
+                let (params, results) = self.cx.block(ins.block_type())?;
+                self.pop(ValType::I32)?;
+                self.pop_all(params)?;
+                self.push_ctrl(FrameKind::If, params, results);
+            }
+            O::Else => {
+                let f = self.pop_ctrl()?;
+                if f.kind != FrameKind::If {
+                    return Err(Invalid::ElseWithoutIf);
+                }
+                self.push_ctrl(FrameKind::Else, f.params, f.results);
+            }
+            O::End => {
+                let f = self.pop_ctrl()?;
+                // An `if` without `else` passes its parameters through the missing arm.
+                if f.kind == FrameKind::If && f.params != f.results {
+                    return Err(Invalid::TypeMismatch { expected: f.results.first().copied(), found: None });
+                }
+                self.push_all(f.results);
+            }
+            O::Br => {
+                let ts = self.label(ins.index())?;
+                self.pop_all(ts)?;
+                self.unreachable();
+            }
+            O::BrIf => {
+                let ts = self.label(ins.index())?;
+                self.pop(ValType::I32)?;
+                self.pop_all(ts)?;
+                self.push_all(ts);
+            }
+            O::BrTable => {
+                let Imm::BrTable(table) = &ins.imm else { return Ok(()) };
+                self.pop(ValType::I32)?;
+                let default = self.label(table.default())?;
+                for l in table.labels().take(table.len() as usize) {
+                    let ts = self.label(l)?;
+                    if ts.len() != default.len() {
+                        return Err(Invalid::BrTableArity);
+                    }
+                    // Check the operands against this label, keeping what was there (an
+                    // unknown operand stays unknown for the next label).
+                    let mut popped = Vec::with_capacity(ts.len());
+                    for &t in ts.iter().rev() {
+                        popped.push(self.pop(t)?);
+                    }
+                    self.vals.extend(popped.into_iter().rev());
+                }
+                self.pop_all(default)?;
+                self.unreachable();
+            }
+            O::Return => {
+                let ts = self.ctrls[0].results;
+                self.pop_all(ts)?;
+                self.unreachable();
+            }
+            O::Call => {
+                let t = self.cx.func_type(ins.index())?;
+                self.pop_all(t.params())?;
+                self.push_all(t.results());
+            }
+            O::CallIndirect => {
+                let (ty, table) = (ins.index(), ins.second());
+                if self.cx.table(table)? != ValType::FuncRef {
+                    return Err(Invalid::TypeMismatch {
+                        expected: Some(ValType::FuncRef),
+                        found: self.cx.table(table).ok(),
+                    });
+                }
+                let t = self.cx.type_at(ty)?;
+                self.pop(ValType::I32)?;
+                self.pop_all(t.params())?;
+                self.push_all(t.results());
+            }
+            O::Drop => {
+                self.pop_any()?;
+            }
+            O::Select => {
+                self.pop(ValType::I32)?;
+                let t1 = self.pop_any()?;
+                let t2 = self.pop_any()?;
+                // Untyped `select` takes numbers or vectors, both of one type.
+                if t1.is_some_and(ValType::is_ref) || t2.is_some_and(ValType::is_ref) {
+                    return Err(Invalid::TypeMismatch { expected: None, found: t1.or(t2) });
+                }
+                if let (Some(a), Some(b)) = (t1, t2)
+                    && a != b
+                {
+                    return Err(Invalid::TypeMismatch { expected: Some(a), found: Some(b) });
+                }
+                self.vals.push(t1.or(t2));
+            }
+            O::TypedSelect => {
+                let Imm::Type(t) = ins.imm else { return Ok(()) };
+                self.pop(ValType::I32)?;
+                self.pop(t)?;
+                self.pop(t)?;
+                self.push(t);
+            }
+            O::LocalGet => {
+                let t = self.local(ins.index())?;
+                self.push(t);
+            }
+            O::LocalSet => {
+                let t = self.local(ins.index())?;
+                self.pop(t)?;
+            }
+            O::LocalTee => {
+                let t = self.local(ins.index())?;
+                self.pop(t)?;
+                self.push(t);
+            }
+            O::GlobalGet => {
+                let g = self.cx.global(ins.index())?;
+                self.push(g.content_type);
+            }
+            O::GlobalSet => {
+                let g = self.cx.global(ins.index())?;
+                if !g.mutable {
+                    return Err(Invalid::ImmutableGlobal(ins.index()));
+                }
+                self.pop(g.content_type)?;
+            }
+            O::TableGet => {
+                let t = self.cx.table(ins.index())?;
+                self.pop(ValType::I32)?;
+                self.push(t);
+            }
+            O::TableSet => {
+                let t = self.cx.table(ins.index())?;
+                self.pop(t)?;
+                self.pop(ValType::I32)?;
+            }
+            O::TableSize => {
+                self.cx.table(ins.index())?;
+                self.push(ValType::I32);
+            }
+            O::TableGrow => {
+                let t = self.cx.table(ins.index())?;
+                self.pop(ValType::I32)?;
+                self.pop(t)?;
+                self.push(ValType::I32);
+            }
+            O::TableFill => {
+                let t = self.cx.table(ins.index())?;
+                self.pop(ValType::I32)?;
+                self.pop(t)?;
+                self.pop(ValType::I32)?;
+            }
+            O::TableCopy => {
+                let (dst, src) = (self.cx.table(ins.index())?, self.cx.table(ins.second())?);
+                if dst != src {
+                    return Err(Invalid::TypeMismatch { expected: Some(dst), found: Some(src) });
+                }
+                self.pop_all(&[ValType::I32; 3])?;
+            }
+            O::TableInit => {
+                let (elem, table) = (self.cx.elem(ins.index())?, self.cx.table(ins.second())?);
+                if elem != table {
+                    return Err(Invalid::TypeMismatch { expected: Some(table), found: Some(elem) });
+                }
+                self.pop_all(&[ValType::I32; 3])?;
+            }
+            O::ElemDrop => {
+                self.cx.elem(ins.index())?;
+            }
+            O::MemoryInit => {
+                self.cx.memory()?;
+                self.cx.data(ins.index())?;
+                self.pop_all(&[ValType::I32; 3])?;
+            }
+            O::DataDrop => self.cx.data(ins.index())?,
+            O::MemoryCopy | O::MemoryFill => {
+                self.cx.memory()?;
+                self.pop_all(&[ValType::I32; 3])?;
+            }
+            O::RefNull => {
+                let Imm::Type(t) = ins.imm else { return Ok(()) };
+                self.push(t);
+            }
+            O::RefIsNull => {
+                if let Some(t) = self.pop_any()?
+                    && !t.is_ref()
+                {
+                    return Err(Invalid::TypeMismatch { expected: None, found: Some(t) });
+                }
+                self.push(ValType::I32);
+            }
+            O::RefFunc => {
+                let f = ins.index();
+                self.cx.func_type(f)?;
+                if !self.cx.refs.get(f as usize).copied().unwrap_or(false) {
+                    return Err(Invalid::UndeclaredFunctionReference(f));
+                }
+                self.push(ValType::FuncRef);
+            }
+            _ => unreachable!("every special operator has a rule: {}", ins.op.name()),
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,453 @@
+//! Loading a module: each section decoded (spec 5.5 "Modules") and checked against the rules
+//! of module validation (spec 3.4 "Modules"), each function body validated and translated
+//! once ([`super::translate`]). The checks of a section happen when it is read, so an error
+//! names the offset of the entry that breaks the rule.
+
+use alloc::collections::BTreeSet;
+use alloc::vec::Vec;
+
+use super::binary::operators::{Imm, Operator};
+use super::binary::reader::Reader;
+use super::binary::sections::{Sections, id};
+use super::binary::types::{ExternalKind, MemoryType, RefType, TableType, ValType};
+use super::binary::validate::Context;
+use super::error::{Invalid, Limit, LoadError};
+use super::limits::Limits;
+use super::module::{ConstExpr, DataSegment, ElemSegment, Export, Import, ImportType, Module, SegmentMode};
+use super::translate::translate_function;
+
+/// The result of a decoder or rule on a reader, with the error placed at the reader's offset.
+trait At<T> {
+    fn at(self, r: &Reader<'_>) -> Result<T, LoadError>;
+}
+
+impl<T> At<T> for Result<T, Invalid> {
+    fn at(self, r: &Reader<'_>) -> Result<T, LoadError> {
+        self.map_err(|e| r.error(e))
+    }
+}
+
+/// What the sections read so far say beyond the [`Module`] itself.
+#[derive(Default)]
+struct Facts {
+    /// Element type of every table, imported ones first.
+    tables: Vec<RefType>,
+    /// Number of memories, imported and defined.
+    memories: u32,
+    /// Element type of every element segment.
+    elems: Vec<RefType>,
+    /// The data count section's value.
+    data_count: Option<u32>,
+    /// Functions the function section declared.
+    declared: Option<u32>,
+    /// Function bodies in the code section.
+    bodies: u32,
+    /// Functions named outside function bodies (exports, segments, global initialisers):
+    /// those `ref.func` may take (spec 3.4.10, C.refs).
+    refs: Vec<bool>,
+}
+
+impl Facts {
+    fn declare_ref(&mut self, f: u32) {
+        if let Some(r) = self.refs.get_mut(f as usize) {
+            *r = true;
+        }
+    }
+}
+
+/// Decodes, validates and translates a module (see [`Module::new`]).
+pub(crate) fn load(bytes: &[u8], limits: &Limits) -> Result<Module, LoadError> {
+    if bytes.len() > limits.max_module_bytes {
+        return Err(LoadError::limit(
+            limits.max_module_bytes,
+            Limit::ModuleBytes(limits.max_module_bytes as u64),
+            bytes.len() as u64,
+        ));
+    }
+    let mut m = Module::default();
+    let mut facts = Facts::default();
+    let mut sections = Sections::new(bytes)?;
+    while let Some(section) = sections.next_section()? {
+        let r = &mut section.contents.clone();
+        match section.id {
+            id::CUSTOM => continue,
+            id::TYPE => {
+                for _ in 0..r.len().at(r)? {
+                    m.types.push(r.func_type().at(r)?);
+                }
+            }
+            id::IMPORT => imports(r, &mut m, &mut facts)?,
+            id::FUNCTION => {
+                let n = r.len().at(r)?;
+                for _ in 0..n {
+                    let t = r.u32().at(r)?;
+                    if t as usize >= m.types.len() {
+                        return Err(LoadError::invalid(r.offset(), Invalid::UnknownType(t)));
+                    }
+                    m.func_types.push(t);
+                }
+                if m.func_types.len() > limits.max_functions as usize {
+                    return Err(LoadError::limit(
+                        section.contents.offset(),
+                        Limit::Functions(limits.max_functions as u64),
+                        m.func_types.len() as u64,
+                    ));
+                }
+                facts.declared = Some(n);
+            }
+            id::TABLE => {
+                for _ in 0..r.len().at(r)? {
+                    let t = r.table_type().at(r)?;
+                    table_limits(&t).at(r)?;
+                    facts.tables.push(t.element_type);
+                    m.tables.push(t);
+                }
+            }
+            id::MEMORY => {
+                for _ in 0..r.len().at(r)? {
+                    let at = r.offset();
+                    let t = r.memory_type().at(r)?;
+                    memory_limits(&t, &mut facts).map_err(|e| LoadError::invalid(at, e))?;
+                    if t.initial.saturating_mul(65536) > limits.max_memory_bytes {
+                        return Err(LoadError::limit(
+                            section.contents.offset(),
+                            Limit::InitialMemory(limits.max_memory_bytes),
+                            t.initial,
+                        ));
+                    }
+                    m.memories.push(t);
+                }
+            }
+            id::GLOBAL => {
+                facts.refs.resize(m.func_types.len(), false);
+                for _ in 0..r.len().at(r)? {
+                    let ty = r.global_type().at(r)?;
+                    let init = const_expr(r, &m, &mut facts, ty.content_type)?;
+                    m.global_types.push(ty);
+                    m.globals.push((ty, init));
+                }
+            }
+            id::EXPORT => exports(r, &mut m, &mut facts)?,
+            id::START => {
+                let f = r.u32().at(r)?;
+                let ty = m.func_type(f).ok_or(Invalid::UnknownFunction(f)).at(r)?;
+                if !ty.params().is_empty() || !ty.results().is_empty() {
+                    return Err(r.error(Invalid::StartFunction));
+                }
+                m.start = Some(f);
+            }
+            id::ELEMENT => {
+                facts.refs.resize(m.func_types.len(), false);
+                for _ in 0..r.len().at(r)? {
+                    let e = elem_segment(r, &m, &mut facts)?;
+                    m.elems.push(e);
+                }
+            }
+            id::DATA_COUNT => facts.data_count = Some(r.u32().at(r)?),
+            id::CODE => code(r, &mut m, &mut facts, limits)?,
+            id::DATA => {
+                let n = r.len().at(r)?;
+                if facts.data_count.is_some_and(|c| c != n) {
+                    return Err(LoadError::invalid(section.contents.offset(), Invalid::DataCountMismatch));
+                }
+                for _ in 0..n {
+                    let d = data_segment(r, &m, &mut facts)?;
+                    m.datas.push(d);
+                }
+            }
+            _ => unreachable!("Sections yields known section ids only"),
+        }
+        if !r.eof() {
+            return Err(r.error(Invalid::SectionSizeMismatch));
+        }
+    }
+    let end = bytes.len();
+    if facts.declared.unwrap_or(0) != facts.bodies {
+        return Err(LoadError::invalid(end, Invalid::FunctionCodeMismatch));
+    }
+    if facts.data_count.is_some_and(|c| c as usize != m.datas.len()) {
+        return Err(LoadError::invalid(end, Invalid::DataCountMismatch));
+    }
+    Ok(m)
+}
+
+/// Table limits (spec 3.2.2): the minimum at most the maximum.
+fn table_limits(t: &TableType) -> Result<(), Invalid> {
+    match t.maximum {
+        Some(max) if t.initial > max => Err(Invalid::LimitsOrder),
+        _ => Ok(()),
+    }
+}
+
+/// Memory limits (spec 3.2.3): at most 65,536 pages, the minimum at most the maximum, and at
+/// most one memory in 2.0.
+fn memory_limits(t: &MemoryType, facts: &mut Facts) -> Result<(), Invalid> {
+    if t.initial > 65536 || t.maximum.is_some_and(|m| m > 65536) {
+        return Err(Invalid::MemorySize);
+    }
+    if t.maximum.is_some_and(|m| t.initial > m) {
+        return Err(Invalid::LimitsOrder);
+    }
+    facts.memories += 1;
+    if facts.memories > 1 {
+        return Err(Invalid::MultipleMemories);
+    }
+    Ok(())
+}
+
+fn imports(r: &mut Reader<'_>, m: &mut Module, facts: &mut Facts) -> Result<(), LoadError> {
+    for _ in 0..r.len().at(r)? {
+        let module = r.name().at(r)?;
+        let name = r.name().at(r)?;
+        let at = r.offset();
+        let ty = match r.u8().at(r)? {
+            0x00 => {
+                let t = r.u32().at(r)?;
+                if t as usize >= m.types.len() {
+                    return Err(LoadError::invalid(at, Invalid::UnknownType(t)));
+                }
+                m.func_types.push(t);
+                m.num_imported_funcs += 1;
+                ImportType::Func(t)
+            }
+            0x01 => {
+                let t = r.table_type().at(r)?;
+                table_limits(&t).map_err(|e| LoadError::invalid(at, e))?;
+                facts.tables.push(t.element_type);
+                m.num_imported_tables += 1;
+                ImportType::Table(t)
+            }
+            0x02 => {
+                let t = r.memory_type().at(r)?;
+                memory_limits(&t, facts).map_err(|e| LoadError::invalid(at, e))?;
+                m.num_imported_memories += 1;
+                ImportType::Memory(t)
+            }
+            0x03 => {
+                let t = r.global_type().at(r)?;
+                m.num_imported_globals += 1;
+                m.global_types.push(t);
+                ImportType::Global(t)
+            }
+            _ => return Err(LoadError::invalid(at, Invalid::ExternalKind)),
+        };
+        m.imports.push(Import { module: module.into(), name: name.into(), ty });
+    }
+    Ok(())
+}
+
+fn exports(r: &mut Reader<'_>, m: &mut Module, facts: &mut Facts) -> Result<(), LoadError> {
+    facts.refs.resize(m.func_types.len(), false);
+    let mut names = BTreeSet::new();
+    for _ in 0..r.len().at(r)? {
+        let at = r.offset();
+        let name = r.name().at(r)?;
+        let kind = r
+            .byte_as(Invalid::ExternalKind, |b| match b {
+                0x00 => Some(ExternalKind::Func),
+                0x01 => Some(ExternalKind::Table),
+                0x02 => Some(ExternalKind::Memory),
+                0x03 => Some(ExternalKind::Global),
+                _ => None,
+            })
+            .at(r)?;
+        let index = r.u32().at(r)?;
+        let known = match kind {
+            ExternalKind::Func => (index as usize) < m.func_types.len(),
+            ExternalKind::Table => (index as usize) < facts.tables.len(),
+            ExternalKind::Memory => index < facts.memories,
+            ExternalKind::Global => (index as usize) < m.global_types.len(),
+        };
+        if !known {
+            let why = match kind {
+                ExternalKind::Func => Invalid::UnknownFunction(index),
+                ExternalKind::Table => Invalid::UnknownTable(index),
+                ExternalKind::Memory => Invalid::UnknownMemory(index),
+                ExternalKind::Global => Invalid::UnknownGlobal(index),
+            };
+            return Err(LoadError::invalid(at, why));
+        }
+        if kind == ExternalKind::Func {
+            facts.declare_ref(index);
+        }
+        if !names.insert(name) {
+            return Err(LoadError::invalid(at, Invalid::DuplicateExport));
+        }
+        m.exports.push(Export { name: name.into(), kind, index });
+    }
+    Ok(())
+}
+
+/// A constant expression of type `expected` (spec 3.3.10): one constant instruction, then
+/// `end`. `global.get` may read an imported immutable global only (WebAssembly 2.0); a
+/// `ref.func` declares its function for the bodies' `ref.func` (C.refs).
+fn const_expr(
+    r: &mut Reader<'_>,
+    m: &Module,
+    facts: &mut Facts,
+    expected: ValType,
+) -> Result<ConstExpr, LoadError> {
+    use Operator as O;
+    let at = r.offset();
+    let ins = r.instr().at(r)?;
+    let fail = |why| Err(LoadError::invalid(at, why));
+    let (value, ty) = match (ins.op, &ins.imm) {
+        (O::I32Const, &Imm::I32(v)) => (ConstExpr::Value(v as u32 as u128), ValType::I32),
+        (O::I64Const, &Imm::I64(v)) => (ConstExpr::Value(v as u64 as u128), ValType::I64),
+        (O::F32Const, &Imm::Bits(b)) => (ConstExpr::Value(b), ValType::F32),
+        (O::F64Const, &Imm::Bits(b)) => (ConstExpr::Value(b), ValType::F64),
+        (O::V128Const, &Imm::Bits(b)) => (ConstExpr::Value(b), ValType::V128),
+        (O::RefNull, &Imm::Type(t)) => (ConstExpr::RefNull, t),
+        (O::RefFunc, &Imm::Index(f)) => {
+            if f as usize >= m.func_types.len() {
+                return fail(Invalid::UnknownFunction(f));
+            }
+            facts.declare_ref(f);
+            (ConstExpr::RefFunc(f), ValType::FuncRef)
+        }
+        (O::GlobalGet, &Imm::Index(g)) => {
+            if g >= m.num_imported_globals {
+                return fail(Invalid::UnknownGlobal(g));
+            }
+            let t = m.global_types[g as usize];
+            if t.mutable {
+                return fail(Invalid::ConstantExpressionRequired);
+            }
+            (ConstExpr::GlobalGet(g), t.content_type)
+        }
+        (O::End, _) => return fail(Invalid::TypeMismatch { expected: Some(expected), found: None }),
+        _ => return fail(Invalid::ConstantExpressionRequired),
+    };
+    if ty != expected {
+        return fail(Invalid::TypeMismatch { expected: Some(expected), found: Some(ty) });
+    }
+    let at = r.offset();
+    let end = r.instr().at(r)?;
+    match end.op {
+        O::End => Ok(value),
+        O::I32Const
+        | O::I64Const
+        | O::F32Const
+        | O::F64Const
+        | O::V128Const
+        | O::RefNull
+        | O::RefFunc
+        | O::GlobalGet => Err(LoadError::invalid(at, Invalid::TypeMismatch { expected: None, found: None })),
+        _ => Err(LoadError::invalid(at, Invalid::ConstantExpressionRequired)),
+    }
+}
+
+/// An element segment (spec 5.5.12: eight forms by their flags; 3.4.5 for its rules).
+fn elem_segment(r: &mut Reader<'_>, m: &Module, facts: &mut Facts) -> Result<ElemSegment, LoadError> {
+    let at = r.offset();
+    let flags = r.u32().at(r)?;
+    if flags > 7 {
+        return Err(LoadError::invalid(at, Invalid::ElemKind));
+    }
+    // Bit 0: passive or declarative; bit 1: an explicit table (active) or declarative
+    // (otherwise); bit 2: items are expressions with an explicit reference type.
+    let (explicit_table, exprs) = (flags & 2 != 0, flags & 4 != 0);
+    let mode = if flags & 1 == 0 {
+        let table_at = r.offset();
+        let table = if explicit_table { r.u32().at(r)? } else { 0 };
+        let Some(&table_type) = facts.tables.get(table as usize) else {
+            return Err(LoadError::invalid(table_at, Invalid::UnknownTable(table)));
+        };
+        let offset = const_expr(r, m, facts, ValType::I32)?;
+        Some((table, table_type, offset))
+    } else {
+        None
+    };
+    // The forms without an explicit kind (0 and 4) hold function references.
+    let ty = if flags & 3 == 0 {
+        RefType::FuncRef
+    } else if exprs {
+        r.ref_type().at(r)?
+    } else {
+        r.byte_as(Invalid::ElemKind, |b| (b == 0x00).then_some(RefType::FuncRef)).at(r)?
+    };
+    let mode = match mode {
+        Some((index, table_type, offset)) => {
+            if table_type != ty {
+                return Err(LoadError::invalid(
+                    at,
+                    Invalid::TypeMismatch { expected: Some(table_type.into()), found: Some(ty.into()) },
+                ));
+            }
+            SegmentMode::Active { index, offset }
+        }
+        None if flags & 2 != 0 => SegmentMode::Declared,
+        None => SegmentMode::Passive,
+    };
+    let n = r.len().at(r)?;
+    let mut items = Vec::with_capacity(n as usize);
+    for _ in 0..n {
+        if exprs {
+            items.push(const_expr(r, m, facts, ty.into())?);
+        } else {
+            let f = r.u32().at(r)?;
+            if f as usize >= m.func_types.len() {
+                return Err(r.error(Invalid::UnknownFunction(f)));
+            }
+            facts.declare_ref(f);
+            items.push(ConstExpr::RefFunc(f));
+        }
+    }
+    facts.elems.push(ty);
+    Ok(ElemSegment { mode, items })
+}
+
+/// A data segment (spec 5.5.14: three forms; 3.4.6).
+fn data_segment(r: &mut Reader<'_>, m: &Module, facts: &mut Facts) -> Result<DataSegment, LoadError> {
+    let at = r.offset();
+    let mode = match r.u32().at(r)? {
+        flags @ (0 | 2) => {
+            let memory = if flags == 2 { r.u32().at(r)? } else { 0 };
+            if memory >= facts.memories {
+                return Err(LoadError::invalid(at, Invalid::UnknownMemory(memory)));
+            }
+            let offset = const_expr(r, m, facts, ValType::I32)?;
+            SegmentMode::Active { index: memory, offset }
+        }
+        1 => SegmentMode::Passive,
+        _ => return Err(LoadError::invalid(at, Invalid::DataKind)),
+    };
+    let n = r.len().at(r)?;
+    let bytes = r.bytes(n as usize).at(r)?.to_vec();
+    Ok(DataSegment { mode, bytes })
+}
+
+/// The code section: every body validated and translated.
+fn code(r: &mut Reader<'_>, m: &mut Module, facts: &mut Facts, limits: &Limits) -> Result<(), LoadError> {
+    let at = r.offset();
+    let n = r.len().at(r)?;
+    if facts.declared.unwrap_or(0) != n {
+        return Err(LoadError::invalid(at, Invalid::FunctionCodeMismatch));
+    }
+    facts.refs.resize(m.func_types.len(), false);
+    let mut compiled = Vec::with_capacity(n as usize);
+    {
+        let cx = Context {
+            types: &m.types,
+            funcs: &m.func_types,
+            tables: &facts.tables,
+            memories: facts.memories,
+            globals: &m.global_types,
+            elems: &facts.elems,
+            data_count: facts.data_count,
+            refs: &facts.refs,
+        };
+        for i in 0..n {
+            let size = r.u32().at(r)? as usize;
+            if size > r.remaining() {
+                return Err(r.error(Invalid::LengthOutOfBounds));
+            }
+            let body = r.sub(size).at(r)?;
+            let index = m.num_imported_funcs + i;
+            compiled.push(translate_function(m, index, body, cx, limits)?);
+        }
+    }
+    facts.bodies = n;
+    m.funcs = compiled;
+    Ok(())
+}
