@@ -3,7 +3,7 @@
 //! The crate is one library with thin front ends (QIP Content components, a native CLI, WASI
 //! components). Everything with logic lives here:
 //!
-//! * [`wasm`]: the bounded interpreter: decode and validate with `wasmparser`, translate each
+//! * [`wasm`]: the bounded interpreter: decode and validate (WebAssembly 2.0, our own decoder), translate each
 //!   function body once into a compact internal form, execute it with QIP's exact counters
 //!   (docs/counting.md), a budget, limits (docs/limits.md) and a monomorphised observer.
 //! * [`heap`]: the AssemblyScript heap analyzer compatible with WARPO's `as-heap-analyzer`

@@ -31,7 +31,8 @@ pub enum HeapError {
         /// Length of the dump file, in bytes.
         len: u64,
     },
-    /// The wasm binary could not be read (any `wasmparser` reader error).
+    /// The wasm binary could not be read: its sections, the global section or a custom
+    /// section's name do not decode.
     WasmParse,
     /// No custom section named `debug_abbrev`.
     MissingDebugAbbrev,

@@ -3,9 +3,11 @@
 
 use alloc::vec::Vec;
 
-use wasmparser::{BinaryReader, Parser, Payload, ValType};
-
 use super::HeapError;
+use crate::wasm::ValType;
+use crate::wasm::binary::operators::Imm;
+use crate::wasm::binary::reader::Reader;
+use crate::wasm::binary::sections::{Sections, id};
 
 /// One global defined in the module's global section (imported globals are not counted).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,69 +35,73 @@ pub struct ModuleInfo<'a> {
 }
 
 /// The literal of the last `i32/i64/f32/f64.const` of a constant expression (bit pattern,
-/// truncated to 32 bits), 0 when there is none. Reads the expression's instructions with their
-/// immediates (WebAssembly 3.0, "Constant Expressions"; the extended-constant `add`, `sub`
-/// and `mul`); at an instruction a constant expression cannot hold, the literal so far stands.
-/// A small decoder of its own, so that the analyzer does not carry wasmparser's decoder of
-/// every operator (about 46 KB of the heap component) for these few instructions.
-fn last_const(mut r: BinaryReader<'_>) -> wasmparser::Result<u32> {
+/// truncated to 32 bits), 0 when there is none; reads through the expression's `end`. The
+/// expression's instructions are read with their immediates, and from the first instruction a
+/// constant expression cannot hold (the extended-constant `add`, `sub` and `mul` it can), the
+/// literal so far stands. `None` if the expression does not decode.
+fn last_const(r: &mut Reader<'_>) -> Option<u32> {
+    use crate::wasm::Operator as O;
     let mut init = 0u32;
-    while !r.eof() {
-        match r.read_u8()? {
-            0x0b => break,                              // end
-            0x41 => init = r.read_var_i32()? as u32,    // i32.const
-            0x42 => init = r.read_var_i64()? as u32,    // i64.const
-            0x43 => init = r.read_f32()?.bits(),        // f32.const
-            0x44 => init = r.read_f64()?.bits() as u32, // f64.const
-            0x23 | 0xd2 => {
-                r.read_var_u32()?; // global.get, ref.func
-            }
-            0xd0 => {
-                r.read::<wasmparser::HeapType>()?; // ref.null
-            }
-            0x6a..=0x6c | 0x7c..=0x7e => {} // i32/i64 add, sub, mul
-            0xfd => {
-                // v128.const: sub-opcode 12, then 16 bytes.
-                if r.read_var_u32()? != 12 {
-                    break;
-                }
-                r.read_bytes(16)?;
-            }
-            _ => break,
+    let mut constant = true;
+    loop {
+        let ins = r.instr().ok()?;
+        match (ins.op, ins.imm) {
+            (O::End, _) => return Some(init),
+            _ if !constant => {}
+            (O::I32Const, Imm::I32(v)) => init = v as u32,
+            (O::I64Const, Imm::I64(v)) => init = v as u32,
+            (O::F32Const | O::F64Const, Imm::Bits(bits)) => init = bits as u32,
+            (
+                O::GlobalGet
+                | O::RefFunc
+                | O::RefNull
+                | O::V128Const
+                | O::I32Add
+                | O::I32Sub
+                | O::I32Mul
+                | O::I64Add
+                | O::I64Sub
+                | O::I64Mul,
+                _,
+            ) => {}
+            _ => constant = false,
         }
     }
-    Ok(init)
 }
 
 impl<'a> ModuleInfo<'a> {
-    /// Reads the module with `wasmparser`'s streaming reader (no validation).
+    /// Reads the module's sections (no validation): the framing of every section, the global
+    /// section's entries and the custom sections' names.
     ///
     /// # Errors
-    /// [`HeapError::WasmParse`] for any reader error (`Failed to parse wasm binary`).
+    /// [`HeapError::WasmParse`] for any of those that does not decode (`Failed to parse wasm
+    /// binary`).
     pub fn read(wasm: &'a [u8]) -> Result<ModuleInfo<'a>, HeapError> {
         let mut info = ModuleInfo::default();
-        for payload in Parser::new(0).parse_all(wasm) {
-            match payload.map_err(|_| HeapError::WasmParse)? {
-                Payload::CustomSection(c) => {
+        let mut sections = Sections::new(wasm).map_err(|_| HeapError::WasmParse)?;
+        while let Some(s) = sections.next_section().map_err(|_| HeapError::WasmParse)? {
+            match s.id {
+                id::CUSTOM => {
                     // The first section of each name counts.
-                    let slot = match c.name() {
+                    let slot = match s.name {
                         "debug_abbrev" => &mut info.debug_abbrev,
                         "debug_info" => &mut info.debug_info,
                         "debug_str" => &mut info.debug_str,
                         _ => continue,
                     };
                     if slot.is_none() {
-                        *slot = Some(c.data());
+                        *slot = Some(s.data());
                     }
                 }
-                Payload::GlobalSection(reader) => {
-                    for g in reader {
-                        let g = g.map_err(|_| HeapError::WasmParse)?;
-                        let init =
-                            last_const(g.init_expr.get_binary_reader()).map_err(|_| HeapError::WasmParse)?;
+                id::GLOBAL => {
+                    let mut r = s.contents.clone();
+                    let n = r.len().map_err(|_| HeapError::WasmParse)?;
+                    for _ in 0..n {
+                        let ty = r.global_type().map_err(|_| HeapError::WasmParse)?;
+                        let init = last_const(&mut r).ok_or(HeapError::WasmParse)?;
                         info.globals.push(GlobalInfo {
-                            is_i32: g.ty.content_type == ValType::I32,
-                            mutable: g.ty.mutable,
+                            is_i32: ty.content_type == ValType::I32,
+                            mutable: ty.mutable,
                             init,
                         });
                     }

@@ -38,7 +38,11 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::cell::RefCell;
 
-use wasmparser::{KnownCustom, Name, Operator, Parser, Payload};
+use crate::wasm::Names;
+use crate::wasm::Operator;
+use crate::wasm::binary::code::{self, Body};
+use crate::wasm::binary::operators::Imm;
+use crate::wasm::binary::sections::{Sections, id};
 
 use super::HeapError;
 use super::graph::Graph;
@@ -120,22 +124,9 @@ impl core::fmt::Debug for CachedVm {
 
 /// The names in a module's `name` section: functions and globals, by index.
 fn names(wasm: &[u8]) -> (BTreeMap<u32, String>, BTreeMap<u32, String>) {
-    let (mut funcs, mut globals) = (BTreeMap::new(), BTreeMap::new());
-    for payload in Parser::new(0).parse_all(wasm) {
-        let Ok(Payload::CustomSection(c)) = payload else { continue };
-        let KnownCustom::Name(reader) = c.as_known() else { continue };
-        for name in reader {
-            let (map, into) = match name {
-                Ok(Name::Function(m)) => (m, &mut funcs),
-                Ok(Name::Global(m)) => (m, &mut globals),
-                _ => continue,
-            };
-            for naming in map.into_iter().flatten() {
-                into.insert(naming.index, naming.name.to_string());
-            }
-        }
-    }
-    (funcs, globals)
+    let names = Names::of_module(wasm);
+    let map = |v: Vec<(u32, &str)>| v.into_iter().map(|(i, n)| (i, n.to_string())).collect();
+    (map(names.functions), map(names.globals))
 }
 
 /// What the static scan of the code finds.
@@ -148,7 +139,7 @@ struct Code<'a> {
     /// Number of imported functions.
     imported: u32,
     /// The body of every defined function, in order.
-    bodies: Vec<wasmparser::FunctionBody<'a>>,
+    bodies: Vec<Body<'a>>,
     /// The module's sections other than custom ones, as (id, contents).
     sections: Vec<(u8, &'a [u8])>,
     /// The type index of every defined function.
@@ -163,87 +154,52 @@ const MAX_SCANNED_OPS: usize = 4096;
 /// Reads the sections, the bodies of the constructors, the accessors and `__visit_globals`.
 fn scan_code<'a>(wasm: &'a [u8], funcs: &BTreeMap<u32, String>, new: &[u32], visit_globals: u32) -> Code<'a> {
     let mut code = Code::default();
-    for payload in Parser::new(0).parse_all(wasm) {
-        let Ok(payload) = payload else { break };
-        if let Some((id, range)) = payload.as_section()
-            && id != 0
-        {
-            code.sections.push((id, &wasm[range.start as usize..range.end as usize]));
+    let Ok(mut sections) = Sections::new(wasm) else { return code };
+    while let Ok(Some(section)) = sections.next_section() {
+        if section.id != id::CUSTOM {
+            code.sections.push((section.id, section.data()));
         }
-        match payload {
-            Payload::FunctionSection(r) => code.func_types.extend(r.into_iter().flatten()),
-            Payload::GlobalSection(r) => {
-                for g in r.into_iter().flatten() {
-                    let mut ops = g.init_expr.get_operators_reader().into_iter();
-                    code.ref_func_in_globals |= ops.any(|op| matches!(op, Ok(Operator::RefFunc { .. })));
-                }
+        let mut r = section.contents.clone();
+        match section.id {
+            id::FUNCTION => {
+                let n = r.len().unwrap_or(0);
+                code.func_types.extend((0..n).map_while(|_| r.u32().ok()));
             }
-            Payload::ImportSection(r) => {
-                for imports in r.into_iter().flatten() {
-                    for (_, import) in imports.into_iter().flatten() {
-                        if matches!(
-                            import.ty,
-                            wasmparser::TypeRef::Func(_) | wasmparser::TypeRef::FuncExact(_)
-                        ) {
-                            code.imported += 1;
+            id::GLOBAL => {
+                for _ in 0..r.len().unwrap_or(0) {
+                    if r.global_type().is_err() {
+                        break;
+                    }
+                    // The initializer, through its `end`.
+                    while let Ok(ins) = r.instr() {
+                        code.ref_func_in_globals |= ins.op == Operator::RefFunc;
+                        if ins.op == Operator::End {
+                            break;
                         }
                     }
                 }
             }
-            Payload::CodeSectionEntry(body) => {
-                let index = code.imported + code.bodies.len() as u32;
-                code.bodies.push(body.clone());
-                let Some(name) = funcs.get(&index) else { continue };
-                let accessor = name.split_once("#get:").or_else(|| name.split_once("#set:"));
-                let constructor = name.strip_suffix("#constructor");
-                if index != visit_globals && accessor.is_none() && constructor.is_none() {
-                    continue;
-                }
-                let Ok(reader) = body.get_operators_reader() else { continue };
-                let mut ops = reader.into_iter().take(MAX_SCANNED_OPS).map_while(Result::ok);
-                if index == visit_globals {
-                    for op in ops {
-                        if let Operator::GlobalGet { global_index } = op {
-                            code.globals_read.push(global_index);
-                        }
-                    }
-                } else if let Some(class) = constructor {
-                    // The first allocation: `i32.const id` right before a call of `__new`.
-                    let mut last = None;
-                    let first_new = ops.find_map(|op| {
-                        let id = match (&last, &op) {
-                            (Some(Operator::I32Const { value }), Operator::Call { function_index })
-                                if new.contains(function_index) =>
-                            {
-                                Some(*value as u32)
-                            }
-                            _ => None,
-                        };
-                        last = Some(op);
-                        id
-                    });
-                    if let Some(id) = first_new {
-                        code.constructed.entry(id).or_insert_with(|| class.to_string());
-                    }
-                } else if let Some((class, field)) = accessor {
-                    // A getter loads the word, a setter stores its argument there first.
-                    let first: Vec<Operator<'_>> = ops.take(3).collect();
-                    let offset = match first.as_slice() {
-                        [
-                            Operator::LocalGet { local_index: 0 },
-                            Operator::I32Load { memarg },
-                            Operator::End,
-                        ]
-                        | [
-                            Operator::LocalGet { local_index: 0 },
-                            Operator::LocalGet { local_index: 1 },
-                            Operator::I32Store { memarg },
-                        ] => Some(memarg.offset),
-                        _ => None,
+            id::IMPORT => {
+                for _ in 0..r.len().unwrap_or(0) {
+                    let (Ok(_), Ok(_), Ok(kind)) = (r.name(), r.name(), r.u8()) else { break };
+                    let read = match kind {
+                        0x00 => r.u32().map(|_| ()),
+                        0x01 => r.table_type().map(|_| ()),
+                        0x02 => r.memory_type().map(|_| ()),
+                        0x03 => r.global_type().map(|_| ()),
+                        _ => break,
                     };
-                    if let Some(offset) = offset {
-                        code.getters.insert((class.to_string(), offset), field.to_string());
+                    if read.is_err() {
+                        break;
                     }
+                    code.imported += u32::from(kind == 0x00);
+                }
+            }
+            id::CODE => {
+                for body in code::bodies(&mut r).unwrap_or_default() {
+                    let index = code.imported + code.bodies.len() as u32;
+                    code.bodies.push(body.clone());
+                    code.scan_body(index, &body, funcs, new, visit_globals);
                 }
             }
             _ => {}
@@ -253,6 +209,63 @@ fn scan_code<'a>(wasm: &'a [u8], funcs: &BTreeMap<u32, String>, new: &[u32], vis
 }
 
 impl Code<'_> {
+    /// What `scan_code` learns from the body of function `index`: the globals
+    /// `__visit_globals` reads, the class id a constructor allocates, the field an accessor
+    /// reads or writes.
+    fn scan_body(
+        &mut self,
+        index: u32,
+        body: &Body<'_>,
+        funcs: &BTreeMap<u32, String>,
+        new: &[u32],
+        visit_globals: u32,
+    ) {
+        let Some(name) = funcs.get(&index) else { return };
+        let accessor = name.split_once("#get:").or_else(|| name.split_once("#set:"));
+        let constructor = name.strip_suffix("#constructor");
+        if index != visit_globals && accessor.is_none() && constructor.is_none() {
+            return;
+        }
+        let mut ops = body.instrs().take(MAX_SCANNED_OPS).map(|(_, ins)| ins);
+        if index == visit_globals {
+            for ins in ops {
+                if ins.op == Operator::GlobalGet {
+                    self.globals_read.push(ins.index());
+                }
+            }
+        } else if let Some(class) = constructor {
+            // The first allocation: `i32.const id` right before a call of `__new`.
+            let mut last: Option<i32> = None;
+            let first_new = ops.find_map(|ins| {
+                let id = match (last, ins.op) {
+                    (Some(value), Operator::Call) if new.contains(&ins.index()) => Some(value as u32),
+                    _ => None,
+                };
+                last = match ins.imm {
+                    Imm::I32(v) if ins.op == Operator::I32Const => Some(v),
+                    _ => None,
+                };
+                id
+            });
+            if let Some(id) = first_new {
+                self.constructed.entry(id).or_insert_with(|| class.to_string());
+            }
+        } else if let Some((class, field)) = accessor {
+            // A getter loads the word, a setter stores its argument there first.
+            let first: Vec<_> = ops.take(3).collect();
+            let shape: Vec<(Operator, u32)> = first.iter().map(|i| (i.op, i.index())).collect();
+            use Operator as O;
+            let offset = match shape.as_slice() {
+                [(O::LocalGet, 0), (O::I32Load, _), (O::End, _)] => Some(first[1].memarg().offset),
+                [(O::LocalGet, 0), (O::LocalGet, 1), (O::I32Store, _)] => Some(first[2].memarg().offset),
+                _ => None,
+            };
+            if let Some(offset) = offset {
+                self.getters.insert((class.to_string(), offset as u64), field.to_string());
+            }
+        }
+    }
+
     /// Which defined functions the calls from `roots` can reach, by direct calls; `leaf` is
     /// kept but not followed (its body never runs: it is redirected). `None` when
     /// a reachable body calls indirectly, takes a function reference or cannot be read: then
@@ -265,10 +278,12 @@ impl Code<'_> {
             if core::mem::replace(seen.get_mut(k as usize)?, true) || f == leaf {
                 continue;
             }
-            for op in self.bodies[k as usize].get_operators_reader().ok()? {
-                match op.ok()? {
-                    Operator::Call { function_index } => todo.push(function_index),
-                    Operator::CallIndirect { .. } | Operator::RefFunc { .. } => return None,
+            let mut r = self.bodies[k as usize].instructions().ok()?;
+            while !r.eof() {
+                let ins = r.instr().ok()?;
+                match ins.op {
+                    Operator::Call => todo.push(ins.index()),
+                    Operator::CallIndirect | Operator::RefFunc => return None,
                     _ => {}
                 }
             }
@@ -335,7 +350,7 @@ impl Code<'_> {
                 let mut code = wasm_encoder::CodeSection::new();
                 for (body, &kept) in self.bodies.iter().zip(keep) {
                     if kept {
-                        code.raw(body.as_bytes());
+                        code.raw(body.bytes());
                     } else {
                         code.function(&trapping_body());
                     }
@@ -901,18 +916,19 @@ fn trapping_body() -> wasm_encoder::Function {
 
 /// The bytes of `body` (locals and code) with the function index of every `call` replaced by
 /// `map`'s (`None` when a callee has no new index or the body does not read).
-fn renumber_calls(body: &wasmparser::FunctionBody<'_>, map: &impl Fn(u32) -> Option<u32>) -> Option<Vec<u8>> {
-    let bytes = body.as_bytes();
-    let base = body.range().start as usize;
-    let mut reader = body.get_operators_reader().ok()?;
+fn renumber_calls(body: &Body<'_>, map: &impl Fn(u32) -> Option<u32>) -> Option<Vec<u8>> {
+    let bytes = body.bytes();
+    let base = body.offset();
+    let mut r = body.instructions().ok()?;
     let (mut out, mut copied) = (Vec::with_capacity(bytes.len()), 0usize);
-    while !reader.eof() {
-        let at = reader.original_position() as usize - base;
-        if let Operator::Call { function_index } = reader.read().ok()? {
-            let end = reader.original_position() as usize - base;
+    while !r.eof() {
+        let at = r.offset() - base;
+        let ins = r.instr().ok()?;
+        if ins.op == Operator::Call {
+            let end = r.offset() - base;
             out.extend_from_slice(&bytes[copied..at]);
             out.push(0x10);
-            wasm_encoder::Encode::encode(&map(function_index)?, &mut out);
+            wasm_encoder::Encode::encode(&map(ins.index())?, &mut out);
             copied = end;
         }
     }

@@ -14,7 +14,9 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use wasmparser::{ExternalKind, Name, NameSectionReader, Parser, Payload, TypeRef};
+use crate::wasm::Names;
+use crate::wasm::binary::reader::Reader;
+use crate::wasm::binary::sections::{Sections, id};
 
 /// Where a [`FunctionNames`] entry came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,31 +46,23 @@ impl FunctionNames {
         let mut defined = 0u32;
         let mut exports: Vec<(u32, String)> = Vec::new();
         let mut section: Vec<(u32, String)> = Vec::new();
-        for payload in Parser::new(0).parse_all(module) {
-            let Ok(payload) = payload else { break };
-            match payload {
-                Payload::ImportSection(r) => {
-                    for imp in r.into_imports() {
-                        let Ok(imp) = imp else { break };
-                        if let TypeRef::Func(_) = imp.ty {
-                            imports.push(format!("{}.{}", imp.module, imp.name));
-                        }
+        if let Ok(mut sections) = Sections::new(module) {
+            while let Ok(Some(s)) = sections.next_section() {
+                let mut r = s.contents.clone();
+                match s.id {
+                    id::IMPORT => {
+                        let _ = read_imports(&mut r, &mut imports);
                     }
-                }
-                Payload::FunctionSection(r) => defined = r.count(),
-                Payload::ExportSection(r) => {
-                    for e in r {
-                        let Ok(e) = e else { break };
-                        if e.kind == ExternalKind::Func {
-                            exports.push((e.index, e.name.into()));
-                        }
+                    id::FUNCTION => defined = r.u32().unwrap_or(0),
+                    id::EXPORT => {
+                        let _ = read_exports(&mut r, &mut exports);
                     }
+                    id::CUSTOM if s.name == "name" => {
+                        let names = Names::parse(s.data());
+                        section = names.functions.into_iter().map(|(i, n)| (i, n.into())).collect();
+                    }
+                    _ => {}
                 }
-                Payload::CustomSection(c) if c.name() == "name" => {
-                    let wasmparser::KnownCustom::Name(reader) = c.as_known() else { continue };
-                    read_name_section(reader, &mut section);
-                }
-                _ => {}
             }
         }
         let total = imports.len() + defined as usize;
@@ -116,17 +110,42 @@ impl FunctionNames {
     }
 }
 
-/// The function names subsection (id 1) of a `name` section, up to its first malformed entry.
-fn read_name_section(reader: NameSectionReader<'_>, out: &mut Vec<(u32, String)>) {
-    for sub in reader {
-        let Ok(sub) = sub else { return };
-        if let Name::Function(map) = sub {
-            for naming in map {
-                let Ok(n) = naming else { return };
-                out.push((n.index, n.name.into()));
+/// The `module.field` names of the function imports, up to the first malformed entry.
+fn read_imports(r: &mut Reader<'_>, out: &mut Vec<String>) -> Option<()> {
+    for _ in 0..r.len().ok()? {
+        let module = r.name().ok()?;
+        let field = r.name().ok()?;
+        match r.u8().ok()? {
+            0x00 => {
+                r.u32().ok()?;
+                out.push(format!("{module}.{field}"));
             }
+            0x01 => {
+                r.table_type().ok()?;
+            }
+            0x02 => {
+                r.memory_type().ok()?;
+            }
+            0x03 => {
+                r.global_type().ok()?;
+            }
+            _ => return None,
         }
     }
+    Some(())
+}
+
+/// The `(function index, name)` of the function exports, up to the first malformed entry.
+fn read_exports(r: &mut Reader<'_>, out: &mut Vec<(u32, String)>) -> Option<()> {
+    for _ in 0..r.len().ok()? {
+        let name = r.name().ok()?;
+        let kind = r.u8().ok()?;
+        let index = r.u32().ok()?;
+        if kind == 0x00 {
+            out.push((index, name.into()));
+        }
+    }
+    Some(())
 }
 
 /// `name` demangled when it is a Rust symbol, without the hash suffix; else unchanged.

@@ -6,6 +6,7 @@
 use alloc::collections::BTreeSet;
 use alloc::vec::Vec;
 
+use super::binary::code;
 use super::binary::operators::{Imm, Operator};
 use super::binary::reader::Reader;
 use super::binary::sections::{Sections, id};
@@ -420,7 +421,8 @@ fn data_segment(r: &mut Reader<'_>, m: &Module, facts: &mut Facts) -> Result<Dat
 /// The code section: every body validated and translated.
 fn code(r: &mut Reader<'_>, m: &mut Module, facts: &mut Facts, limits: &Limits) -> Result<(), LoadError> {
     let at = r.offset();
-    let n = r.len().at(r)?;
+    let bodies = code::bodies(r).at(r)?;
+    let n = bodies.len() as u32;
     if facts.declared.unwrap_or(0) != n {
         return Err(LoadError::invalid(at, Invalid::FunctionCodeMismatch));
     }
@@ -437,14 +439,9 @@ fn code(r: &mut Reader<'_>, m: &mut Module, facts: &mut Facts, limits: &Limits) 
             data_count: facts.data_count,
             refs: &facts.refs,
         };
-        for i in 0..n {
-            let size = r.u32().at(r)? as usize;
-            if size > r.remaining() {
-                return Err(r.error(Invalid::LengthOutOfBounds));
-            }
-            let body = r.sub(size).at(r)?;
-            let index = m.num_imported_funcs + i;
-            compiled.push(translate_function(m, index, body, cx, limits)?);
+        for (i, body) in bodies.iter().enumerate() {
+            let index = m.num_imported_funcs + i as u32;
+            compiled.push(translate_function(m, index, body.reader(), cx, limits)?);
         }
     }
     facts.bodies = n;

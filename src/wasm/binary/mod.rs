@@ -1,6 +1,6 @@
 //! The WebAssembly 2.0 binary format, read by code of our own: primitive encodings
 //! ([`reader`]), types ([`types`]), the operator table and the instruction decoder
-//! ([`operators`]), the section framing ([`sections`]), the `name` section ([`names`]) and
+//! ([`operators`]), the section framing ([`sections`]), function bodies ([`code`]), the `name` section ([`names`]) and
 //! the validation of function bodies ([`validate`]).
 //!
 //! Why our own and not a general decoder crate: the Content components compile this library
@@ -10,6 +10,7 @@
 //! specification's test suite and, on generated and mutated modules, to `wasmparser`
 //! (docs/testing.md).
 
+pub(crate) mod code;
 pub(crate) mod names;
 pub(crate) mod operators;
 pub(crate) mod reader;

@@ -37,8 +37,6 @@ fn rank(section: u8) -> u8 {
 pub(crate) struct Section<'a> {
     /// The section id.
     pub(crate) id: u8,
-    /// The module offset of the id byte.
-    pub(crate) start: usize,
     /// A custom section's name (empty for the others).
     pub(crate) name: &'a str,
     /// The contents: for a custom section, what follows its name.
@@ -99,7 +97,7 @@ impl<'a> Sections<'a> {
             }
             self.last_rank = rank;
         }
-        Ok(Some(Section { id: section, start, name, contents }))
+        Ok(Some(Section { id: section, name, contents }))
     }
 }
 

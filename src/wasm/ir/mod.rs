@@ -26,7 +26,7 @@ pub(crate) type Slot = u16;
 pub(crate) const FRAME_SLOTS: usize = 1 << 16;
 
 /// Pure unary operations: `Name(input type) -> output type = |a| expression`.
-/// The name is also the `wasmparser::Operator` variant. `for_each_unop!(m)` calls `m! { list }`;
+/// The name is also the [`Operator`](crate::wasm::Operator) variant. `for_each_unop!(m)` calls `m! { list }`;
 /// `for_each_unop!(m, args…)` calls `m! { args…; list }` (so do the other `for_each_*` lists),
 /// for a consumer that needs operands of its own.
 macro_rules! for_each_unop {
