@@ -894,14 +894,15 @@ fn a_closed_stdout_ends_quietly() {
 
 #[test]
 fn module_errors_are_one_line() {
-    // wasmparser pretty-prints the magic number over several lines; the CLI prints one.
+    // A file that is not a module (here a heap dump): one line naming its first bytes.
     let d = dir("bad_magic");
     let not_wasm = file(&d, "x.wasm", b"ASHD\x02\0\0\0");
     let o = qip_memory(&["count", &not_wasm, "--invoke", "f"]);
     assert_eq!(
         one_line_failure(&o),
         format!(
-            "qip-memory: {not_wasm}: magic header not detected: bad magic number - expected=[ 0x0, 0x61, 0x73, 0x6d, ] actual=[ 0x41, 0x53, 0x48, 0x44, ] (at offset 0x0)"
+            "qip-memory: {not_wasm}: magic header not detected: a module starts with 00 61 73 6d, \
+             this one with 41 53 48 44 (at offset 0x0)"
         )
     );
 }

@@ -86,8 +86,8 @@ pub enum Invalid {
     LengthOutOfBounds,
     /// A name that is not UTF-8.
     Utf8,
-    /// The module does not start with `\0asm`.
-    MagicNumber,
+    /// The module does not start with `\0asm`: its first four bytes.
+    MagicNumber([u8; 4]),
     /// The module's version is not 1.
     Version,
     /// A section id above 12.
@@ -196,7 +196,11 @@ impl fmt::Display for Invalid {
             Invalid::IntegerTooLarge => f.write_str("integer too large"),
             Invalid::LengthOutOfBounds => f.write_str("length out of bounds"),
             Invalid::Utf8 => f.write_str("malformed UTF-8 encoding"),
-            Invalid::MagicNumber => f.write_str("magic header not detected"),
+            Invalid::MagicNumber([a, b, c, d]) => write!(
+                f,
+                "magic header not detected: a module starts with 00 61 73 6d, this one with \
+                 {a:02x} {b:02x} {c:02x} {d:02x}"
+            ),
             Invalid::Version => f.write_str("unknown binary version"),
             Invalid::SectionId(id) => write!(f, "malformed section id {id}"),
             Invalid::SectionOrder(id) => write!(f, "section {id} out of order or repeated"),

@@ -1,7 +1,7 @@
 //! The bounded WebAssembly interpreter.
 //!
 //! * Load: [`Module::new`] decodes and fully validates a module (WebAssembly 2.0, with a
-//!   decoder and validator of our own: [`binary`]), rejecting with a byte offset, and
+//!   decoder and validator of our own, `src/wasm/binary`), rejecting with a byte offset, and
 //!   translates every function body once into a compact internal form with resolved branch
 //!   targets and operand slots.
 //! * Run: a [`Store`] instantiates modules (imports through [`Extern`]s: host functions,
@@ -12,7 +12,7 @@
 //!   [`ExecError::BudgetExhausted`], distinct from a trap. [`Limits`] bound memory, tables,
 //!   frames and the value stack (docs/limits.md).
 
-pub mod binary;
+pub(crate) mod binary;
 mod counters;
 mod disasm;
 mod error;

@@ -660,8 +660,8 @@ macro_rules! define_operators {
         @0xFD
         $( $d:ident = $dc:literal, $dimm:ident $(($darg:literal))?, $dtext:literal, $dsig:tt; )*
     ) => {
-        /// A WebAssembly 2.0 operator, without its immediates (see [`Instr`]). Generated from
-        /// [`for_each_operator`].
+        /// A WebAssembly 2.0 operator, without its immediates. Generated from the operator
+        /// table of `src/wasm/binary/operators.rs`.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         #[repr(u16)]
         #[allow(missing_docs)]
@@ -703,9 +703,11 @@ macro_rules! define_operators {
         };
 
         impl Operator {
-            /// Every operator, in table order (tests only).
-            #[cfg(test)]
+            /// Every operator, in table order: `ALL[op as usize] == op`.
             pub(crate) const ALL: &'static [Operator] = &[$(Operator::$p,)* $(Operator::$c,)* $(Operator::$d,)*];
+
+            /// The number of operators.
+            pub(crate) const COUNT: usize = Operator::ALL.len();
 
             /// The operator's encoding: the opcode byte, and the sub-opcode of a prefixed one.
             pub fn encoding(self) -> (u8, Option<u32>) {

@@ -61,9 +61,9 @@ impl<'a> Sections<'a> {
     /// Checks the header (`\0asm`, version 1) and starts after it.
     pub(crate) fn new(bytes: &'a [u8]) -> Result<Self, LoadError> {
         let mut r = Reader::new(bytes, 0);
-        let magic: [u8; 4] = r.array().map_err(|_| LoadError::invalid(0, Invalid::MagicNumber))?;
+        let magic: [u8; 4] = r.array().map_err(|e| r.error(e))?;
         if magic != *b"\0asm" {
-            return Err(LoadError::invalid(0, Invalid::MagicNumber));
+            return Err(LoadError::invalid(0, Invalid::MagicNumber(magic)));
         }
         let version: [u8; 4] = r.array().map_err(|e| r.error(e))?;
         if version != [1, 0, 0, 0] {
@@ -133,7 +133,7 @@ mod tests {
         assert_eq!(ids(HEADER), Ok(alloc::vec![]));
         assert_eq!(
             ids(b"\0asn\x01\0\0\0").unwrap_err().kind,
-            crate::wasm::LoadErrorKind::Invalid(Invalid::MagicNumber)
+            crate::wasm::LoadErrorKind::Invalid(Invalid::MagicNumber(*b"\0asn"))
         );
         assert_eq!(
             ids(b"\0asm\x02\0\0\0").unwrap_err().kind,

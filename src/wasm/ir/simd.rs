@@ -25,8 +25,7 @@ macro_rules! simd_kind {
             pub const ALL: &'static [$name] = &[$($name::$v),*];
 
             /// The kind of operator `op`, if it is one of this enum's.
-            #[inline]
-            pub(crate) fn from_op(op: Operator) -> Option<Self> {
+            pub(crate) const fn from_op(op: Operator) -> Option<Self> {
                 match op {
                     $(Operator::$v => Some(Self::$v),)*
                     _ => None,

@@ -20,9 +20,12 @@ use super::module::{CompiledFunc, Getter, Module};
 
 mod emit;
 mod peephole;
+mod pure;
 mod simd;
 
 use emit::Emitter;
+use pure::Pure;
+use simd::SimdOp;
 
 /// Where an operand is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -790,75 +793,60 @@ impl<'m> Translator<'m> {
         }
     }
 
-    /// Translates the operators that compute a value from their operands alone (the kinds of
-    /// `ir`: unary, binary, trapping, SIMD), and returns whether `ins` was one.
+    /// Translates a pure operator (see [`pure`]) and returns `true`, or returns `false` for
+    /// any other.
     fn pure(&mut self, ins: &Instr<'_>) -> bool {
-        use Operator as O;
-        macro_rules! tr_unop {
-            ($($name:ident ( $($t:ty),* ) -> $out:ty = |$($arg:ident),*| $e:expr;)*) => {
-                match ins.op { $( O::$name => { self.count(); self.unop(|dst, a| Op::Unop { op: ir::Unop::$name, dst, a }); return true; } )* _ => {} }
-            };
+        let kind = pure::PURE[ins.op as usize];
+        if kind == Pure::No {
+            return false;
         }
-        macro_rules! tr_trap_unop {
-            ($($name:ident ( $($t:ty),* ) -> $out:ty = |$($arg:ident),*| $e:expr;)*) => {
-                match ins.op { $( O::$name => { self.count(); self.unop(|dst, a| Op::TrapUnop { op: ir::TrapUnop::$name, dst, a }); return true; } )* _ => {} }
-            };
-        }
-        macro_rules! tr_binop {
-            ($($name:ident ( $($t:ty),* ) -> $out:ty = |$($arg:ident),*| $e:expr;)*) => {
-                match ins.op { $( O::$name => { self.count(); self.binop_or_imm(|dst, a, b| Op::Binop { op: ir::Binop::$name, dst, a, b }, |dst, a, imm| Op::BinopImm { op: ir::Binop::$name, dst, a, imm }); return true; } )* _ => {} }
-            };
-        }
-        macro_rules! tr_trap_binop {
-            ($($name:ident ( $($t:ty),* ) -> $out:ty = |$($arg:ident),*| $e:expr;)*) => {
-                match ins.op { $( O::$name => { self.count(); self.binop_or_imm(|dst, a, b| Op::TrapBinop { op: ir::TrapBinop::$name, dst, a, b }, |dst, a, imm| Op::TrapBinopImm { op: ir::TrapBinop::$name, dst, a, imm }); return true; } )* _ => {} }
-            };
-        }
-        // `eqz` is `eq` with an immediate 0: the same value, and it fuses into branches.
-        if let O::I32Eqz | O::I64Eqz = ins.op {
-            self.count();
-            let is64 = ins.op == O::I64Eqz;
-            self.push_imm(0, is64);
-            let eq = if is64 { ir::Binop::I64Eq } else { ir::Binop::I32Eq };
-            self.binop_or_imm(
-                |dst, a, b| Op::Binop { op: eq, dst, a, b },
-                |dst, a, imm| Op::BinopImm { op: eq, dst, a, imm },
-            );
-            return true;
-        }
-        ir::for_each_binop!(tr_binop);
-        ir::for_each_unop!(tr_unop);
-        ir::for_each_trap_binop!(tr_trap_binop);
-        ir::for_each_trap_unop!(tr_trap_unop);
-
-        if let Some(sop) = simd::classify(ins.op) {
-            self.count();
-            use simd::SimdOp;
-            let lane = ins.lane();
-            match sop {
-                SimdOp::Unary(o) => self.unop(|dst, a| Op::SimdUnary { op: o, dst, a }),
-                SimdOp::Binary(o) => self.binop(|dst, a, b| Op::SimdBinary { op: o, dst, a, b }),
-                SimdOp::Shift(o) => self.binop(|dst, a, b| Op::SimdShift { op: o, dst, a, b }),
-                SimdOp::Test(o) => self.unop(|dst, a| Op::SimdTest { op: o, dst, a }),
-                SimdOp::Splat(o) => self.unop(|dst, a| Op::SimdSplat { op: o, dst, a }),
-                SimdOp::ExtractLane(o) => self.unop(|dst, a| Op::SimdExtract { op: o, lane, dst, a }),
-                SimdOp::ReplaceLane(o) => self.binop(|dst, a, b| Op::SimdReplace { op: o, lane, dst, a, b }),
-                SimdOp::Ternary(o) => {
-                    let c = self.pop();
-                    let b = self.pop();
-                    let a = self.pop();
-                    let dst = self.push();
-                    self.emit(Op::SimdTernary { op: o, dst, a, b, c });
-                }
-                SimdOp::Load(kind) => {
-                    let addr = self.pop();
-                    let dst = self.push();
-                    self.emit(Op::SimdLoad { kind, dst, addr, offset: ins.memarg().offset });
+        self.count();
+        match kind {
+            Pure::No => {}
+            Pure::Eqz(is64) => {
+                self.push_imm(0, is64);
+                let op = if is64 { ir::Binop::I64Eq } else { ir::Binop::I32Eq };
+                self.binop_or_imm(
+                    |dst, a, b| Op::Binop { op, dst, a, b },
+                    |dst, a, imm| Op::BinopImm { op, dst, a, imm },
+                );
+            }
+            Pure::Unop(op) => self.unop(|dst, a| Op::Unop { op, dst, a }),
+            Pure::TrapUnop(op) => self.unop(|dst, a| Op::TrapUnop { op, dst, a }),
+            Pure::Binop(op) => self.binop_or_imm(
+                |dst, a, b| Op::Binop { op, dst, a, b },
+                |dst, a, imm| Op::BinopImm { op, dst, a, imm },
+            ),
+            Pure::TrapBinop(op) => self.binop_or_imm(
+                |dst, a, b| Op::TrapBinop { op, dst, a, b },
+                |dst, a, imm| Op::TrapBinopImm { op, dst, a, imm },
+            ),
+            Pure::Simd(sop) => {
+                let lane = ins.lane();
+                match sop {
+                    SimdOp::Unary(o) => self.unop(|dst, a| Op::SimdUnary { op: o, dst, a }),
+                    SimdOp::Binary(o) => self.binop(|dst, a, b| Op::SimdBinary { op: o, dst, a, b }),
+                    SimdOp::Shift(o) => self.binop(|dst, a, b| Op::SimdShift { op: o, dst, a, b }),
+                    SimdOp::Test(o) => self.unop(|dst, a| Op::SimdTest { op: o, dst, a }),
+                    SimdOp::Splat(o) => self.unop(|dst, a| Op::SimdSplat { op: o, dst, a }),
+                    SimdOp::ExtractLane(o) => self.unop(|dst, a| Op::SimdExtract { op: o, lane, dst, a }),
+                    SimdOp::ReplaceLane(o) => {
+                        self.binop(|dst, a, b| Op::SimdReplace { op: o, lane, dst, a, b })
+                    }
+                    SimdOp::Ternary(o) => {
+                        let [a, b, c] = self.pop3();
+                        let dst = self.push();
+                        self.emit(Op::SimdTernary { op: o, dst, a, b, c });
+                    }
+                    SimdOp::Load(kind) => {
+                        let addr = self.pop();
+                        let dst = self.push();
+                        self.emit(Op::SimdLoad { kind, dst, addr, offset: ins.memarg().offset });
+                    }
                 }
             }
-            return true;
         }
-        false
+        true
     }
 
     fn tr_if(&mut self, bt: BlockType) {

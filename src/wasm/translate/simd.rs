@@ -35,28 +35,37 @@ pub enum SimdOp {
 }
 
 /// Classifies a SIMD operator. `None` for every non-SIMD operator and for the SIMD operators
-/// the translator handles itself (see the module documentation).
-#[inline]
-pub fn classify(op: Operator) -> Option<SimdOp> {
+/// the translator handles itself (see the module documentation). Evaluated when the translator's
+/// table of pure operators is built ([`super::pure`]), at compile time.
+pub(crate) const fn classify(op: Operator) -> Option<SimdOp> {
     if let Some(k) = SimdBinary::from_op(op) {
-        Some(SimdOp::Binary(k))
-    } else if let Some(k) = SimdUnary::from_op(op) {
-        Some(SimdOp::Unary(k))
-    } else if let Some(k) = SimdTernary::from_op(op) {
-        Some(SimdOp::Ternary(k))
-    } else if let Some(k) = SimdShift::from_op(op) {
-        Some(SimdOp::Shift(k))
-    } else if let Some(k) = SimdTest::from_op(op) {
-        Some(SimdOp::Test(k))
-    } else if let Some(k) = SimdSplat::from_op(op) {
-        Some(SimdOp::Splat(k))
-    } else if let Some(k) = SimdExtract::from_op(op) {
-        Some(SimdOp::ExtractLane(k))
-    } else if let Some(k) = SimdReplace::from_op(op) {
-        Some(SimdOp::ReplaceLane(k))
-    } else {
-        SimdLoad::from_op(op).map(SimdOp::Load)
+        return Some(SimdOp::Binary(k));
     }
+    if let Some(k) = SimdUnary::from_op(op) {
+        return Some(SimdOp::Unary(k));
+    }
+    if let Some(k) = SimdTernary::from_op(op) {
+        return Some(SimdOp::Ternary(k));
+    }
+    if let Some(k) = SimdShift::from_op(op) {
+        return Some(SimdOp::Shift(k));
+    }
+    if let Some(k) = SimdTest::from_op(op) {
+        return Some(SimdOp::Test(k));
+    }
+    if let Some(k) = SimdSplat::from_op(op) {
+        return Some(SimdOp::Splat(k));
+    }
+    if let Some(k) = SimdExtract::from_op(op) {
+        return Some(SimdOp::ExtractLane(k));
+    }
+    if let Some(k) = SimdReplace::from_op(op) {
+        return Some(SimdOp::ReplaceLane(k));
+    }
+    if let Some(k) = SimdLoad::from_op(op) {
+        return Some(SimdOp::Load(k));
+    }
+    None
 }
 
 #[cfg(test)]
