@@ -211,6 +211,37 @@ fn eval_binop(op: Binop, a: u128, b: u128) -> u128 {
     super::ir::for_each_binop!(ex_binop)
 }
 
+/// A binary operation chosen at run time: the ops without a variant of their own (floats,
+/// the rarer integer ops, comparisons that branch on `i64` and floats). Out of line, so that
+/// the loop holds one copy of the table instead of one per handler.
+#[inline(never)]
+fn eval_binop_any(op: Binop, a: u128, b: u128) -> u128 {
+    eval_binop(op, a, b)
+}
+
+/// A unary operation (`super::ir::for_each_unop`), out of line like [`eval_binop_any`].
+#[inline(never)]
+fn eval_unop(op: Unop, a: u128) -> u128 {
+    macro_rules! ex_unop {
+        ($($name:ident ( $t:ty ) -> $out:ty = |$arg:ident| $e:expr;)*) => {
+            match op { $( Unop::$name => { let $arg = <$t as Slot>::get(a); <$out as Slot>::put($e) } )* }
+        };
+    }
+    super::ir::for_each_unop!(ex_unop)
+}
+
+/// A unary operation that may trap (`super::ir::for_each_trap_unop`: the float-to-integer
+/// truncations), out of line.
+#[inline(never)]
+fn eval_trap_unop(op: TrapUnop, a: u128) -> Result<u128, TrapKind> {
+    macro_rules! ex_trap_unop {
+        ($($name:ident ( $t:ty ) -> $out:ty = |$arg:ident| $e:expr;)*) => {
+            match op { $( TrapUnop::$name => { let $arg = <$t as Slot>::get(a); $e.map(<$out as Slot>::put) } )* }
+        };
+    }
+    super::ir::for_each_trap_unop!(ex_trap_unop)
+}
+
 /// A trapping binop on slot bits, out of line for a divisor in a register: only the
 /// constant-divisor form ([`Op::TrapBinopImm`], the one compiled loops use) is inlined into the
 /// loop, which keeps one inlined copy of the eight operations per copy of the loop (the size of
@@ -516,18 +547,6 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
         };
     }
 
-    // A pure unary operation `$op` on slot `$a` into slot `$dst` (`for_each_unop`).
-    macro_rules! ex_unop {
-        ($op:ident, $dst:ident, $a:ident; $($name:ident ( $t:ty ) -> $out:ty = |$arg:ident| $e:expr;)*) => {
-            match $op { $( Unop::$name => { let $arg = get!($t, $a); r!($dst) = <$out as Slot>::put($e); } )* }
-        };
-    }
-    // A unary operation that may trap (`for_each_trap_unop`).
-    macro_rules! ex_trap_unop {
-        ($op:ident, $dst:ident, $a:ident; $($name:ident ( $t:ty ) -> $out:ty = |$arg:ident| $e:expr;)*) => {
-            match $op { $( TrapUnop::$name => { let $arg = get!($t, $a); match $e { Ok(v) => r!($dst) = <$out as Slot>::put(v), Err(k) => trap!(k) } } )* }
-        };
-    }
     // A trapping binop with the constant right operand `$imm`, inlined (`for_each_trap_binop`).
     macro_rules! ex_trap_binop_imm {
         ($op:ident, $dst:ident, $a:ident, $imm:ident; $($name:ident ( $ta:ty, $tb:ty ) -> $out:ty = |$x:ident, $y:ident| $e:expr;)*) => {
@@ -600,13 +619,20 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 taken!($t, $refund);
             }
         }};
-        (BrIfCmp { $op:ident, $a:ident, $b:ident, $t:ident, $refund:ident }) => {{
-            if eval_binop($op, r!($a), r!($b)) as u32 != 0 {
+        // The generic compare-and-branch ops call the shared table; their hot forms arrive
+        // as `@const` with a constant comparison, which the inlined table folds.
+        (@const $name:ident { $($x:tt)* }) => { exec_op!(@with eval_binop; $name { $($x)* }) };
+        (BrIfCmp { $($x:tt)* }) => { exec_op!(@with eval_binop_any; BrIfCmp { $($x)* }) };
+        (BrIfCmpImm { $($x:tt)* }) => { exec_op!(@with eval_binop_any; BrIfCmpImm { $($x)* }) };
+        (BrIfLoopCmp { $($x:tt)* }) => { exec_op!(@with eval_binop_any; BrIfLoopCmp { $($x)* }) };
+        (BrIfLoopCmpImm { $($x:tt)* }) => { exec_op!(@with eval_binop_any; BrIfLoopCmpImm { $($x)* }) };
+        (@with $ev:ident; BrIfCmp { $op:ident, $a:ident, $b:ident, $t:ident, $refund:ident }) => {{
+            if $ev($op, r!($a), r!($b)) as u32 != 0 {
                 taken!($t, $refund);
             }
         }};
-        (BrIfCmpImm { $op:ident, $a:ident, $imm:ident, $t:ident, $refund:ident }) => {{
-            if eval_binop($op, r!($a), imm_bits($imm)) as u32 != 0 {
+        (@with $ev:ident; BrIfCmpImm { $op:ident, $a:ident, $imm:ident, $t:ident, $refund:ident }) => {{
+            if $ev($op, r!($a), imm_bits($imm)) as u32 != 0 {
                 taken!($t, $refund);
             }
         }};
@@ -615,8 +641,8 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 taken_loop!($t, $refund);
             }
         }};
-        (BrIfLoopCmp { $op:ident, $a:ident, $b:ident, $t:ident, $refund:ident }) => {{
-            if eval_binop($op, r!($a), r!($b)) as u32 != 0 {
+        (@with $ev:ident; BrIfLoopCmp { $op:ident, $a:ident, $b:ident, $t:ident, $refund:ident }) => {{
+            if $ev($op, r!($a), r!($b)) as u32 != 0 {
                 taken_loop!($t, $refund);
             }
         }};
@@ -641,8 +667,8 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 taken_loop!($t, $refund);
             }
         }};
-        (BrIfLoopCmpImm { $op:ident, $a:ident, $imm:ident, $t:ident, $refund:ident }) => {{
-            if eval_binop($op, r!($a), imm_bits($imm)) as u32 != 0 {
+        (@with $ev:ident; BrIfLoopCmpImm { $op:ident, $a:ident, $imm:ident, $t:ident, $refund:ident }) => {{
+            if $ev($op, r!($a), imm_bits($imm)) as u32 != 0 {
                 taken_loop!($t, $refund);
             }
         }};
@@ -814,10 +840,10 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             }
             r!($dst) = u128::from_le_bytes(out);
         }};
-        (Unop { $op:ident, $dst:ident, $a:ident }) => {{ super::ir::for_each_unop!(ex_unop, $op, $dst, $a) }};
-        (TrapUnop { $op:ident, $dst:ident, $a:ident }) => {{ super::ir::for_each_trap_unop!(ex_trap_unop, $op, $dst, $a) }};
-        (Binop { $op:ident, $dst:ident, $a:ident, $b:ident }) => {{ r!($dst) = eval_binop($op, r!($a), r!($b)) }};
-        (BinopImm { $op:ident, $dst:ident, $a:ident, $imm:ident }) => {{ r!($dst) = eval_binop($op, r!($a), imm_bits($imm)) }};
+        (Unop { $op:ident, $dst:ident, $a:ident }) => {{ r!($dst) = eval_unop($op, r!($a)) }};
+        (TrapUnop { $op:ident, $dst:ident, $a:ident }) => {{ r!($dst) = tri!(eval_trap_unop($op, r!($a))) }};
+        (Binop { $op:ident, $dst:ident, $a:ident, $b:ident }) => {{ r!($dst) = eval_binop_any($op, r!($a), r!($b)) }};
+        (BinopImm { $op:ident, $dst:ident, $a:ident, $imm:ident }) => {{ r!($dst) = eval_binop_any($op, r!($a), imm_bits($imm)) }};
         (TrapBinop { $op:ident, $dst:ident, $a:ident, $b:ident }) => {{
             match eval_trap_binop($op, r!($a), r!($b)) {
                 Ok(v) => r!($dst) = v,

@@ -617,9 +617,12 @@ macro_rules! define_op {
         ///   operands);
         /// * `h!(@hot Name { dst, a, b })` and `h!(@hot_imm Name { dst, a, imm })` for the
         ///   register and immediate forms of the hot binop `Binop::Name`;
-        /// * for a hot compare-and-branch, the handler of its generic op (`BrIfCmp` and so
-        ///   on) with `op` bound to the constant `Binop::Name`, so that the comparison
-        ///   folds into the arm; likewise `TrapBinopImm` for a division by a safe constant.
+        /// * `h!(@const BrIfCmp { op, a, b, pc, refund })` (and likewise for the other three
+        ///   compare-and-branch ops) for a hot compare-and-branch, with `op` bound to the
+        ///   constant `Binop::Name`, so that the handler can fold the comparison into the arm
+        ///   where the generic op calls the shared out-of-line table;
+        /// * `h!(TrapBinopImm { .. })` with `op` bound to the constant `TrapBinop::Name` for a
+        ///   division by a safe constant.
         ///
         /// A handler thus cannot forget an op, and an operand added to the table fails to match
         /// the handler's rule until the handler takes it.
@@ -634,19 +637,19 @@ macro_rules! define_op {
                     $(
                         Op::$br { a, b, pc, refund } => {
                             let op = Binop::$cmp;
-                            $d h!(BrIfCmp { op, a, b, pc, refund })
+                            $d h!(@const BrIfCmp { op, a, b, pc, refund })
                         }
                         Op::$br_imm { a, imm, pc, refund } => {
                             let op = Binop::$cmp;
-                            $d h!(BrIfCmpImm { op, a, imm, pc, refund })
+                            $d h!(@const BrIfCmpImm { op, a, imm, pc, refund })
                         }
                         Op::$lp { a, b, pc, refund } => {
                             let op = Binop::$cmp;
-                            $d h!(BrIfLoopCmp { op, a, b, pc, refund })
+                            $d h!(@const BrIfLoopCmp { op, a, b, pc, refund })
                         }
                         Op::$lp_imm { a, imm, pc, refund } => {
                             let op = Binop::$cmp;
-                            $d h!(BrIfLoopCmpImm { op, a, imm, pc, refund })
+                            $d h!(@const BrIfLoopCmpImm { op, a, imm, pc, refund })
                         }
                     )*
                     $(

@@ -188,7 +188,7 @@ fn get_lane<T: Lane>(a: u128, l: u8) -> u64 {
 
 /// Builds the `v128` of a transforming load from `raw`, the [`SimdLoad::width`] bytes read
 /// from memory as a little-endian integer, zero-extended to `u64` (spec 4.4.7).
-#[inline]
+#[inline(never)]
 pub fn load_transform(kind: SimdLoad, raw: u64) -> u128 {
     use SimdLoad::*;
     let r = raw as u128;
@@ -213,7 +213,7 @@ pub fn load_transform(kind: SimdLoad, raw: u64) -> u128 {
 // ---------------------------------------------------------------------------------------
 
 /// Executes a `v128 -> v128` operator on `a` (lanes little-endian, lane 0 lowest).
-#[inline]
+#[inline(never)]
 pub fn unary(op: SimdUnary, a: u128) -> u128 {
     use SimdUnary::*;
     match op {
@@ -272,7 +272,7 @@ pub fn unary(op: SimdUnary, a: u128) -> u128 {
 
 /// Executes a `v128 v128 -> v128` operator; `a` is the first operand (pushed first), `b`
 /// the second.
-#[inline]
+#[inline(never)]
 pub fn binary(op: SimdBinary, a: u128, b: u128) -> u128 {
     use SimdBinary::*;
     match op {
@@ -416,7 +416,7 @@ pub fn ternary(op: SimdTernary, a: u128, b: u128, c: u128) -> u128 {
 
 /// Executes a shift of every lane of `a` by `count` modulo the lane width in bits (`count`
 /// is the raw i32 operand, any value).
-#[inline]
+#[inline(never)]
 pub fn shift(op: SimdShift, a: u128, count: u32) -> u128 {
     use SimdShift::*;
     // `wrapping_shl/shr` reduce the count modulo the type's bit width, as the spec asks.
@@ -438,7 +438,7 @@ pub fn shift(op: SimdShift, a: u128, count: u32) -> u128 {
 
 /// Executes a `v128 -> i32` test; the result is the i32 value (0/1 for the `*_true` tests,
 /// a lane bit mask for `*.bitmask`).
-#[inline]
+#[inline(never)]
 pub fn test(op: SimdTest, a: u128) -> u32 {
     use SimdTest::*;
     match op {
@@ -456,7 +456,7 @@ pub fn test(op: SimdTest, a: u128) -> u32 {
 
 /// Executes a splat: the low lane-width bits of `x` (raw scalar bits: i32 zero-extended,
 /// f32 bits in the low 32) copied into every lane.
-#[inline]
+#[inline(never)]
 pub fn splat(op: SimdSplat, x: u64) -> u128 {
     use SimdSplat::*;
     let x = x as u128;
@@ -471,7 +471,7 @@ pub fn splat(op: SimdSplat, x: u64) -> u128 {
 /// Reads lane `lane` of `a` as raw scalar bits: the `_s`/`_u` 8- and 16-bit forms are sign-
 /// or zero-extended to i32, and every i32/f32 result is then zero-extended to `u64`; i64/f64
 /// lanes are returned as is. `lane` must be below the lane count (validation guarantees it).
-#[inline]
+#[inline(never)]
 pub fn extract_lane(op: SimdExtract, a: u128, lane: u8) -> u64 {
     use SimdExtract::*;
     match op {
@@ -486,7 +486,7 @@ pub fn extract_lane(op: SimdExtract, a: u128, lane: u8) -> u64 {
 
 /// Returns `a` with lane `lane` replaced by the low lane-width bits of `x` (raw scalar
 /// bits). `lane` must be below the lane count (validation guarantees it).
-#[inline]
+#[inline(never)]
 pub fn replace_lane(op: SimdReplace, a: u128, x: u64, lane: u8) -> u128 {
     use SimdReplace::*;
     match op {
