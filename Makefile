@@ -37,7 +37,14 @@ fuzz-differential:
 # and the components (it builds a missing one with make itself, but not a stale one).
 test: fmt-check lint check-nostd targets components as-fixtures chromium browser-deps heapsnapshot-deps
 	DIFF_SEED_START=$(DIFF_SEED_START) $(CARGO) test --profile test-opt --all-targets
+	$(MAKE) test-compact
 	cd $(AS_DIR)/dwarfgen && $(CARGO) test --quiet --target-dir target
+
+# The interpreter as the Content components build it (one copy of the loop with a run-time
+# precise mode, no variants for the hot operations): the spec suite and the golden counts.
+.PHONY: test-compact
+test-compact:
+	$(CARGO) test --profile test-opt --features one-loop,compact-ops --test spec --test golden
 
 # tests/browser.rs opens the report in Debian's chromium (headless) over the DevTools protocol,
 # with puppeteer-core (npm, pinned in tests/browser/package-lock.json; it downloads no browser).

@@ -36,6 +36,7 @@ extern crate std;
 pub mod content;
 pub mod heap;
 pub mod image;
+mod order;
 pub mod profile;
 pub mod tools;
 pub mod wasm;

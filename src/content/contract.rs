@@ -2,7 +2,6 @@
 //! signatures, the static getter rule, the input region, the output capacity and the
 //! content-type pairs.
 
-use alloc::format;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -100,11 +99,11 @@ impl Exports<'_> {
     fn getter(&self, name: &str) -> Result<Option<u32>, ContractError> {
         let Some(e) = self.module.exports().iter().find(|e| e.name == name) else { return Ok(None) };
         if e.kind != ExternalKind::Func {
-            return err(format!("must export {name}() -> i32, not a {:?}", e.kind));
+            return err(reason!("must export {name}() -> i32, not a {:?}", e.kind));
         }
         let ty = self.module.func_type(e.index).expect("exports are validated");
         if !ty.params().is_empty() || ty.results() != [ValType::I32] {
-            return err(format!("must export {name}() -> i32"));
+            return err(reason!("must export {name}() -> i32"));
         }
         match self.module.getter(e.index) {
             Some(Getter::Const(c)) => Ok(Some(c)),
@@ -112,12 +111,12 @@ impl Exports<'_> {
                 let gt = self.module.global_types()[g as usize];
                 match self.module.global_init(g) {
                     Some(v) if !gt.mutable && gt.content_type == ValType::I32 => Ok(Some(v as u32)),
-                    _ => err(format!(
+                    _ => err(reason!(
                         "{name} is not a static getter: global {g} is not an immutable i32 constant"
                     )),
                 }
             }
-            None => err(format!(
+            None => err(reason!(
                 "{name} is not a static getter: its body must be one i32.const or global.get, then end"
             )),
         }
@@ -128,14 +127,14 @@ impl Exports<'_> {
             (None, None) => Ok(None),
             (Some(p), Some(s)) => {
                 let Some(bytes) = initial_bytes(self.module, memory_bytes, p, s) else {
-                    return err(format!("{ptr}/{size} point outside the initial memory"));
+                    return err(reason!("{ptr}/{size} point outside the initial memory"));
                 };
                 if s == 0 || !valid_content_type(&bytes) {
-                    return err(format!("{ptr}/{size} declare an invalid content type"));
+                    return err(reason!("{ptr}/{size} declare an invalid content type"));
                 }
                 Ok(Some(String::from_utf8(bytes).expect("checked ASCII")))
             }
-            _ => err(format!("{ptr} and {size} must be exported together")),
+            _ => err(reason!("{ptr} and {size} must be exported together")),
         }
     }
 }
@@ -149,7 +148,7 @@ impl Exports<'_> {
 /// segment, an invalid content-type declaration.
 pub fn inspect(module: &Module) -> Result<Contract, ContractError> {
     if let Some(i) = module.imports().first() {
-        return err(format!("a Content component has no imports; this one imports {}::{}", i.module, i.name));
+        return err(reason!("a Content component has no imports; this one imports {}::{}", i.module, i.name));
     }
     let ex = Exports { module };
     let memory = module.exports().iter().find(|e| e.name == "memory");
@@ -180,7 +179,7 @@ pub fn inspect(module: &Module) -> Result<Contract, ContractError> {
     if let Some(i) = input {
         let end = i.ptr as u64 + i.cap as u64;
         if end > memory_bytes {
-            return err(format!(
+            return err(reason!(
                 "input region [{}, {end}) lies outside the initial memory of {memory_bytes} bytes",
                 i.ptr
             ));
@@ -191,7 +190,7 @@ pub fn inspect(module: &Module) -> Result<Contract, ContractError> {
             // `ptr < seg_end && seg_start < ptr + cap` (so a zero-length segment strictly
             // inside the region overlaps too).
             if (i.ptr as u64) < e && s < end {
-                return err(format!("input region [{}, {end}) overlaps the data segment at {s}", i.ptr));
+                return err(reason!("input region [{}, {end}) overlaps the data segment at {s}", i.ptr));
             }
         }
     }

@@ -525,7 +525,7 @@ pub fn parse<'a>(body: &'a [u8], content_type_slot: &[u8]) -> Result<Request<'a>
         Ok(())
     })?;
     let component = component.ok_or_else(|| err(closing_line_start, K::MissingComponent))?;
-    uniforms.sort_unstable_by(|a, b| a.key.as_bytes().cmp(b.key.as_bytes()));
+    crate::order::sort_by(&mut uniforms, |a, b| a.key.as_bytes() < b.key.as_bytes());
     Ok(Request { component, input, uniforms })
 }
 

@@ -220,7 +220,7 @@ fn overlaps(r: Range, lo: u64, hi: u64) -> bool {
 fn union_len(ranges: &[Range], lo: u64, hi: u64) -> u64 {
     let mut clipped: Vec<Range> =
         ranges.iter().map(|&(s, e)| (s.max(lo), e.min(hi))).filter(|&(s, e)| s < e).collect();
-    clipped.sort_unstable();
+    crate::order::sort(&mut clipped);
     let (mut total, mut cur_end) = (0u64, lo);
     for (s, e) in clipped {
         let s = s.max(cur_end);
@@ -249,7 +249,7 @@ impl PageTable {
                 candidates.extend(s / PAGE_SIZE..e.div_ceil(PAGE_SIZE));
             }
         }
-        candidates.sort_unstable();
+        crate::order::sort(&mut candidates);
         candidates.dedup();
         let mut rows = Vec::with_capacity(candidates.len());
         for page in candidates {

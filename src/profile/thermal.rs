@@ -502,7 +502,7 @@ impl<const ATTRIBUTE: bool> ThermalRecorder<ATTRIBUTE> {
             return Finish::Rerun(self.measured_stack());
         }
         self.drain(true);
-        self.tiles.sort_unstable_by_key(|t| t.0);
+        crate::order::sort_by_key(&mut self.tiles, |t| t.0);
         let mut slots = core::mem::take(&mut self.slots);
         let tiles = self.tiles.iter().map(|&(page, slot)| (page, slots[slot as usize].take())).collect();
         let writers = self.attribution.take().map(|mut a| {
@@ -687,30 +687,33 @@ impl HeatMap {
     /// The `n` bytes with the most instructions attributed, most first (ties: lower address
     /// first), as [`Hot`] records.
     pub fn hottest(&self, n: usize) -> Vec<Hot> {
-        let mut all: Vec<Hot> = Vec::new();
+        // Kept in order as they come: a byte enters when it beats the last of the `n` so far.
+        let before = |a: &Hot, b: &Hot| (b.instructions, a.addr) < (a.instructions, b.addr);
+        let mut top: Vec<Hot> = Vec::with_capacity(n + 1);
         for (t, (page, tile)) in self.tiles.iter().enumerate() {
             let Some(tile) = tile.as_deref() else { continue };
             let writers = self.writers.as_ref().map(|w| &w.tiles[t]);
             for (b, &i) in tile.instructions.iter().enumerate() {
-                if i > 0 {
-                    all.push(Hot {
-                        writer: writers.map_or(NO_STACK, |w| w[b]),
-                        addr: page * PAGE_SIZE + b as u64,
-                        instructions: i,
-                        loops: tile.loops[b],
-                        calls: tile.calls[b],
-                        accesses: tile.accesses[b],
-                    });
+                if i == 0 || n == 0 {
+                    continue;
                 }
+                let h = Hot {
+                    writer: writers.map_or(NO_STACK, |w| w[b]),
+                    addr: page * PAGE_SIZE + b as u64,
+                    instructions: i,
+                    loops: tile.loops[b],
+                    calls: tile.calls[b],
+                    accesses: tile.accesses[b],
+                };
+                if top.len() == n && !before(&h, &top[n - 1]) {
+                    continue;
+                }
+                let at = top.partition_point(|x| before(x, &h));
+                top.insert(at, h);
+                top.truncate(n);
             }
         }
-        let order = |a: &Hot, b: &Hot| b.instructions.cmp(&a.instructions).then(a.addr.cmp(&b.addr));
-        if n < all.len() {
-            all.select_nth_unstable_by(n, order);
-            all.truncate(n);
-        }
-        all.sort_unstable_by(order);
-        all
+        top
     }
 
     /// Writes the pixels (RGBA8, rows top to bottom, 4 bytes per pixel, docs/heat-map.md)

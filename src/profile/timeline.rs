@@ -171,7 +171,7 @@ impl Timeline {
             .zip(self.bins.chunks_exact(MAX_BINS))
             .map(|(&(page, first, last), b)| PageTimes { page, first, last, bins: b[..bins].to_vec() })
             .collect();
-        pages.sort_by_key(|p| p.page);
+        crate::order::sort_by_key(&mut pages, |p| p.page);
         Times {
             bin_width: 1 << self.shift,
             pages,

@@ -151,8 +151,8 @@ pub fn report(request: &[u8], content_type: &[u8], options: Options) -> Result<R
             costs,
         })
         .collect();
-    rows.sort_by(|a, b| {
-        b.costs.self_instructions.cmp(&a.costs.self_instructions).then(a.index.cmp(&b.index))
+    crate::order::sort_by(&mut rows, |a, b| {
+        (b.costs.self_instructions, a.index) < (a.costs.self_instructions, b.index)
     });
     let module = facts(&outcome, req.component.len());
     Ok(Report {
@@ -270,19 +270,23 @@ impl Report {
         if let Some(w) = writers {
             listed.extend(w.stacks.iter().flatten());
         }
-        listed.sort_unstable();
+        crate::order::sort(&mut listed);
         listed.dedup();
         for i in listed {
             names.insert(format!("{i}"), self.names.get(i).into());
         }
         let (ti, tl, tc) = self.heat_map.totals();
+        let mut counters = Map::new();
+        for (k, v) in c.fields() {
+            counters.insert(String::from(k), Value::from(v));
+        }
         let m = &self.module;
         let r = &self.regions;
         let data = json!({
             "version": 2,
             "budget": self.budget,
             "runs": self.runs,
-            "counters": c.fields().iter().map(|&(k, v)| (String::from(k), Value::from(v))).collect::<Map<_, _>>(),
+            "counters": counters,
             "module": {
                 "bytes": m.bytes,
                 "functions": m.functions,
@@ -315,10 +319,9 @@ impl Report {
     /// object embedded as `<script type="application/json" id="qip-memory-data">`.
     pub fn to_html(&self) -> String {
         let data = Data { rest: self.small_data(), report: self };
-        let json = serde_json::to_string(&data).expect("the data serializes");
+        let json = to_json(&data);
         // Inside a script element only `</` could end it early; `<\/` is the same JSON string.
-        let json =
-            if json.as_bytes().windows(2).any(|w| w == b"</") { json.replace("</", "<\\/") } else { json };
+        let json = escape_end_tags(json);
         let colours = json!({
             "viridis": view::VIRIDIS,
             "background": view::BACKGROUND,
@@ -327,13 +330,14 @@ impl Report {
             "input": view::INPUT,
         });
         // The page draws with the picture's colours: one table, in `image::view`.
-        let colours = serde_json::to_string(&colours).expect("a value serializes");
-        let template = TEMPLATE.replacen(COLOURS_MARK, &colours, 1);
-        let (head, tail) = template.split_once(DATA_MARK).expect("the template has the data mark");
-        let mut html = String::with_capacity(head.len() + json.len() + tail.len());
-        html.push_str(head);
+        let colours = to_json(&colours);
+        // The marks' places are found when this compiles (the data's comes first).
+        let mut html = String::with_capacity(TEMPLATE.len() + colours.len() + json.len());
+        html.push_str(&TEMPLATE[..DATA_AT]);
         html.push_str(&json);
-        html.push_str(tail);
+        html.push_str(&TEMPLATE[DATA_AT + DATA_MARK.len()..COLOURS_AT]);
+        html.push_str(&colours);
+        html.push_str(&TEMPLATE[COLOURS_AT + COLOURS_MARK.len()..]);
         html
     }
 }
@@ -491,3 +495,51 @@ const TEMPLATE: &str = include_str!("report.html");
 const DATA_MARK: &str = "/*QIP-MEMORY-DATA*/";
 /// Where the colour table of [`view`] goes in [`TEMPLATE`].
 const COLOURS_MARK: &str = "/*QIP-MEMORY-COLOURS*/";
+/// The byte offsets of the two marks in [`TEMPLATE`], the data's first.
+const DATA_AT: usize = find(TEMPLATE, DATA_MARK, 0);
+const COLOURS_AT: usize = find(TEMPLATE, COLOURS_MARK, DATA_AT + DATA_MARK.len());
+
+/// The byte offset of the first `needle` in `hay` at or after `from`, computed when the crate
+/// compiles: a template without its marks, or with them in the other order, does not build.
+const fn find(hay: &str, needle: &str, from: usize) -> usize {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    let mut i = from;
+    while i + n.len() <= h.len() {
+        let mut j = 0;
+        while j < n.len() && h[i + j] == n[j] {
+            j += 1;
+        }
+        if j == n.len() {
+            return i;
+        }
+        i += 1;
+    }
+    panic!("a mark is missing from the report template")
+}
+
+/// `json` with every `</` written `<\/` (the same JSON string), so that it cannot close the
+/// script element it is embedded in.
+fn escape_end_tags(json: String) -> String {
+    if !json.as_bytes().windows(2).any(|w| w == b"</") {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    let mut rest = json.as_str();
+    while let Some(at) = rest.as_bytes().windows(2).position(|w| w == b"</") {
+        out.push_str(&rest[..at]);
+        out.push_str("<\\/");
+        rest = &rest[at + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `value` as compact JSON. Serializing into a string cannot fail for the report's data (no
+/// map keys other than strings, no failing `Serialize`); the error is not formatted, which
+/// keeps `serde_json`'s error formatting out of the Content component.
+fn to_json(value: &impl serde::Serialize) -> String {
+    match serde_json::to_string(value) {
+        Ok(s) => s,
+        Err(_) => unreachable!("the report's data serializes"),
+    }
+}

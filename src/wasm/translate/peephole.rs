@@ -53,7 +53,9 @@ impl Translator<'_> {
             ir::Binop::I32Ne => |i, step, n, pc| Op::IncBrIfLoopNe { i, step, n, pc, refund: 0 },
             _ => return None,
         };
-        let Op::I32AddImm { dst, a, imm } = *self.e.last_mut()? else { return None };
+        let Op::BinopImm { op: ir::Binop::I32Add, dst, a, imm } = self.e.last_mut()?.generic() else {
+            return None;
+        };
         let step = i16::try_from(imm as i32).ok()?;
         if dst != i || a != i {
             return None;
