@@ -207,6 +207,7 @@ macro_rules! for_each_trap_binop {
 ///   [`Op::BrIfLoopCmpImm`] specialised to it);
 /// * `div`: `Name NameImm`, [`Op::TrapBinopImm`] of `TrapBinop::Name` by a constant other
 ///   than 0 and -1, which cannot trap (no division by zero, no signed overflow).
+#[cfg_attr(feature = "compact-ops", allow(unused_macros))]
 macro_rules! for_each_hot_op {
     ($m:ident) => {
         $m! {
