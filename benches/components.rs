@@ -74,6 +74,11 @@ fn native_thermal(req: &[u8], budget: u32) {
     thermal(req, DEFAULT_CONTENT_TYPE.as_bytes(), Options { budget, ..Options::default() }).unwrap();
 }
 
+fn native_report(req: &[u8], budget: u32) {
+    let options = qip_memory::tools::report::Options { budget, first_page: 0 };
+    qip_memory::tools::report::report(req, DEFAULT_CONTENT_TYPE.as_bytes(), options).unwrap().to_html();
+}
+
 fn main() {
     let smoke = !std::env::args().any(|a| a == "--bench");
     let reps: usize = if smoke {
@@ -113,9 +118,10 @@ fn main() {
         "ns/ins",
         "ratio"
     );
-    let tools: [(&str, Native); 2] = [
+    let tools: [(&str, Native); 3] = [
         ("application/wasm/qip-interpret-memory-page-writes-csv.wasm", native_page_writes),
         ("application/wasm/qip-interpret-memory-thermal-ktx2.wasm", native_thermal),
+        ("application/wasm/qip-interpret-memory-report-html.wasm", native_report),
     ];
     for (rel, native) in tools {
         let bytes = content::read(rel);
