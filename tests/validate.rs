@@ -25,21 +25,11 @@ mod engine;
 use qip_memory::wasm::{Limits, LoadErrorKind, Module};
 use wasmparser::{Validator, WasmFeatures};
 
-/// Splitmix64, for seeds and mutations.
-struct Rng(u64);
+use engine::SplitMix64 as Rng;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
+/// A number below `n` (0 for `n` = 0).
+fn below(rng: &mut Rng, n: usize) -> usize {
+    (rng.next() % n.max(1) as u64) as usize
 }
 
 /// `Some(Ok(()))` if the module is valid for us, `Some(Err((offset, reason)))` if not, `None`
@@ -101,20 +91,20 @@ impl Tally {
 fn mutate(bytes: &[u8], rng: &mut Rng) -> Vec<u8> {
     let mut m = bytes.to_vec();
     // Leave the header alone most of the time: past it is where the rules are.
-    let lo = if rng.below(16) == 0 { 0 } else { 8.min(m.len()) };
-    let at = lo + rng.below(m.len().saturating_sub(lo));
-    match rng.below(5) {
+    let lo = if below(rng, 16) == 0 { 0 } else { 8.min(m.len()) };
+    let at = lo + below(rng, m.len().saturating_sub(lo));
+    match below(rng, 5) {
         0 | 1 => {
             if at < m.len() {
                 m[at] = rng.next() as u8;
             }
         }
         2 => {
-            let n = 1 + rng.below(4);
+            let n = 1 + below(rng, 4);
             m.drain(at..(at + n).min(m.len()));
         }
         3 => {
-            let n = 1 + rng.below(4);
+            let n = 1 + below(rng, 4);
             for _ in 0..n {
                 m.insert(at.min(m.len()), rng.next() as u8);
             }
