@@ -40,6 +40,19 @@ fn median(reps: usize, mut f: impl FnMut()) -> Duration {
     times[reps / 2]
 }
 
+/// The medians of `f` and `g` timed `reps` times each, alternately, so that both see the same
+/// drift of a shared machine's speed and their ratio stays meaningful.
+fn median_pair(reps: usize, mut f: impl FnMut(), mut g: impl FnMut()) -> (Duration, Duration) {
+    let (mut a, mut b) = (Vec::with_capacity(reps), Vec::with_capacity(reps));
+    for _ in 0..reps {
+        a.push(median(1, &mut f));
+        b.push(median(1, &mut g));
+    }
+    a.sort();
+    b.sort();
+    (a[reps / 2], b[reps / 2])
+}
+
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
@@ -99,7 +112,7 @@ fn main() {
             page_writes(&c.body, DEFAULT_CONTENT_TYPE.as_bytes(), c.budget).unwrap().counters.instructions;
     }
     println!(
-        "components benchmark: wasmtime 48.0.8 (default engine, Cranelift), median of {reps}; requests: QR demo \
+        "components benchmark: wasmtime 48.0.8 (default engine, Cranelift), median of {reps}, component and native runs alternating; requests: QR demo \
          {} instructions, Markdown ({} bytes) {} instructions",
         cases[0].instructions,
         doc.len(),
@@ -135,11 +148,16 @@ fn main() {
         for c in &cases {
             component.uniform("instruction_budget", c.budget as i32);
             component.render(&c.body).expect("the component renders");
-            wasm.push(median(reps, || {
-                component.uniform("instruction_budget", c.budget as i32);
-                component.render(&c.body).unwrap();
-            }));
-            host.push(median(reps, || native(&c.body, c.budget)));
+            let (w, h) = median_pair(
+                reps,
+                || {
+                    component.uniform("instruction_budget", c.budget as i32);
+                    component.render(&c.body).unwrap();
+                },
+                || native(&c.body, c.budget),
+            );
+            wasm.push(w);
+            host.push(h);
         }
         // Smoke runs use a small document, which may run fewer instructions than the QR code.
         let span = cases[1].instructions as f64 - cases[0].instructions as f64;
