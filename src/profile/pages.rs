@@ -30,6 +30,7 @@ struct PageCounts {
 }
 
 impl PageCounts {
+    #[inline]
     fn mark_written(&mut self, lo: u64, hi: u64) {
         let bits = self.written.get_or_insert_with(|| Box::new([0u64; 1024]));
         let (mut i, hi) = (lo as usize, hi as usize);
@@ -39,19 +40,6 @@ impl PageCounts {
             let mask = if n == 64 { u64::MAX } else { ((1u64 << n) - 1) << bit };
             bits[word] |= mask;
             i += n;
-        }
-    }
-
-    /// [`PageCounts::mark_written`] for `len` bytes (at most 64) at `lo` that stay in one
-    /// 64-bit word of the bitmap.
-    #[inline(always)]
-    fn mark_word(&mut self, lo: u64, len: u64) {
-        match &mut self.written {
-            Some(bits) => {
-                let mask = if len == 64 { u64::MAX } else { ((1u64 << len) - 1) << (lo % 64) };
-                bits[(lo / 64) as usize] |= mask;
-            }
-            None => self.mark_written(lo, lo + len),
         }
     }
 
@@ -121,11 +109,11 @@ impl PageRecorder {
     fn write(&mut self, addr: u64, len: u64) {
         // Nearly every access lies inside one page: count it without the loop.
         let lo = addr % PAGE_SIZE;
-        if lo + len <= PAGE_SIZE && len <= 64 && lo % 64 + len <= 64 {
+        if lo + len <= PAGE_SIZE {
             let c = self.page(addr / PAGE_SIZE);
             c.writes += 1;
             c.bytes_written += len;
-            c.mark_word(lo, len);
+            c.mark_written(lo, lo + len);
             return;
         }
         self.write_pages(addr, len);
@@ -421,8 +409,9 @@ mod tests {
         assert_eq!(p1.rewrite_ratio_hundredths(), Some(200));
     }
 
-    /// Stores of every width at every offset around a bitmap word's edge and a page's edge
-    /// (the one-word fast path and the general path), counted against a byte-by-byte model.
+    /// Loads and stores of every width at every offset around a bitmap word's edge and a
+    /// page's edge (the one-page fast path and the general path), counted against a
+    /// byte-by-byte model.
     #[test]
     fn stores_and_loads_match_a_byte_model() {
         let mut r = PageRecorder::new();
