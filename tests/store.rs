@@ -100,3 +100,58 @@ fn without_start_instantiates_and_runs_nothing() {
     // Segments are applied; the start function's writes are not made.
     assert_eq!(read(Arc::new(plain)), (Value::I32(1), 0, 7));
 }
+
+/// `v128` values in a module whose code has no SIMD operator: they come from a host function,
+/// a global and the caller, and move through a branch with values, a call and return, a local,
+/// `select`, a global and back to the host. Slots keep their high halves apart from their low
+/// ones (docs/interpreter.md, "Slots"): each value's high half must arrive intact.
+const V128_MOVES: &str = r#"(module
+  (import "h" "make" (func $make (param i32) (result v128)))
+  (import "h" "take" (func $take (param v128) (result i64)))
+  (global $g (mut v128) (v128.const i64x2 0 0))
+  (func $id (param v128) (result v128) local.get 0)
+  (func (export "pick") (param v128 v128 i32) (result v128)
+    local.get 0 local.get 1 local.get 2 select)
+  (func (export "run") (param i32) (result i64)
+    (local $v v128)
+    (block (result v128)
+      local.get 0 call $make
+      local.get 0
+      br_if 0
+      drop
+      i32.const 7 call $make)
+    call $id
+    local.set $v
+    local.get $v global.set $g
+    global.get $g
+    call $take))
+"#;
+
+#[test]
+fn v128_values_keep_both_halves_through_every_move() {
+    let mut store = Store::new(Limits::default());
+    let v128 = |hi: u64, lo: u64| (u128::from(hi) << 64) | u128::from(lo);
+    // make(x) = (hi x + 1, lo x + 100); take(v) = 1000 * hi + lo.
+    let make = store.host_func(FuncType::new([ValType::I32], [ValType::V128]), move |_, args, out| {
+        let Value::I32(x) = args[0] else { unreachable!() };
+        out[0] = Value::V128(v128(x as u64 + 1, x as u64 + 100));
+        Ok(())
+    });
+    let take = store.host_func(FuncType::new([ValType::V128], [ValType::I64]), |_, args, out| {
+        let Value::V128(v) = args[0] else { unreachable!() };
+        out[0] = Value::I64(((v >> 64) as i64) * 1000 + (v as u64 as i64));
+        Ok(())
+    });
+    let inst = store.instantiate(module(V128_MOVES), &[Extern::Func(make), Extern::Func(take)]).unwrap();
+    let run = store.get_func(inst, "run").unwrap();
+    // x = 5: the branch is taken with make(5) = (6, 105).
+    assert_eq!(store.call(run, &[Value::I32(5)]).unwrap(), [Value::I64(6 * 1000 + 105)]);
+    // x = 0: not taken; make(7) = (8, 107).
+    assert_eq!(store.call(run, &[Value::I32(0)]).unwrap(), [Value::I64(8 * 1000 + 107)]);
+    let pick = store.get_func(inst, "pick").unwrap();
+    let (a, b) = (v128(0xaaaa_0000_0000_0001, 2), v128(0xbbbb_0000_0000_0003, 2));
+    for (c, want) in [(1, a), (0, b)] {
+        let args = [Value::V128(a), Value::V128(b), Value::I32(c)];
+        assert_eq!(store.call(pick, &args).unwrap(), [Value::V128(want)]);
+    }
+}

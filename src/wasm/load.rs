@@ -13,6 +13,7 @@ use super::binary::sections::{Sections, id};
 use super::binary::types::{ExternalKind, MemoryType, RefType, TableType, ValType};
 use super::binary::validate::Context;
 use super::error::{Invalid, Limit, LoadError};
+use super::ir::Op;
 use super::limits::Limits;
 use super::module::{ConstExpr, DataSegment, ElemSegment, Export, Import, ImportType, Module, SegmentMode};
 use super::translate::translate_function;
@@ -446,5 +447,23 @@ fn code(r: &mut Reader<'_>, m: &mut Module, facts: &mut Facts, limits: &Limits) 
     }
     facts.bodies = n;
     m.funcs = compiled;
+    wide_module(m);
     Ok(())
+}
+
+/// Marks every function of `m` as holding `v128` values when any can (a type, a global, a
+/// local or an operator has one), and gives it the moves of both slot halves
+/// (docs/interpreter.md, "Slots"). Per module, not per function: in a module without SIMD
+/// nothing changes, and one with SIMD pays a little on its scalar moves.
+fn wide_module(m: &mut Module) {
+    let v128 = |t: &[ValType]| t.contains(&ValType::V128);
+    m.wide = m.funcs.iter().any(|f| f.wide)
+        || m.types.iter().any(|t| v128(t.params()) || v128(t.results()))
+        || m.global_types.iter().any(|g| g.content_type == ValType::V128);
+    if m.wide {
+        for f in &mut m.funcs {
+            f.wide = true;
+            f.code.iter_mut().for_each(Op::widen);
+        }
+    }
 }

@@ -121,6 +121,10 @@ pub(crate) struct CompiledFunc {
     pub end_offset: u32,
     /// `Some` when the body is exactly `i32.const`/`global.get` + `end`.
     pub getter: Option<Getter>,
+    /// Whether a `v128` value can be in the frame (set for every function of a module that
+    /// has any, `load::wide_module`): its slots' high halves (the parallel stack) are then
+    /// live, moved by branches and returns and zeroed for its locals.
+    pub wide: bool,
 }
 
 /// A decoded, validated and translated module, ready to instantiate in a
@@ -145,6 +149,8 @@ pub struct Module {
     pub(crate) elems: Vec<ElemSegment>,
     pub(crate) datas: Vec<DataSegment>,
     pub(crate) funcs: Vec<CompiledFunc>,
+    /// Whether its functions hold `v128` values ([`CompiledFunc::wide`]: all or none).
+    pub(crate) wide: bool,
 }
 
 impl Module {

@@ -146,7 +146,13 @@ pub struct Store {
     pub(crate) counters: Counters,
     /// `counters.instructions` may not exceed this.
     pub(crate) instruction_limit: u64,
-    pub(crate) stack: Vec<u128>,
+    /// The value stack: one 64-bit slot per value (docs/interpreter.md, "Slots").
+    pub(crate) stack: Vec<u64>,
+    /// The high halves of `v128` values, slot for slot beside `stack`; allocated only once a
+    /// module with such values is instantiated (`wide`).
+    pub(crate) stack_hi: Vec<u64>,
+    /// Whether an instantiated module has a function that holds `v128` values.
+    pub(crate) wide: bool,
 }
 
 impl core::fmt::Debug for Store {
@@ -178,6 +184,8 @@ impl Store {
             counters: Counters::default(),
             instruction_limit: u64::MAX,
             stack: Vec::new(),
+            stack_hi: Vec::new(),
+            wide: false,
         }
     }
 
@@ -416,6 +424,7 @@ impl Store {
         imports: &[Extern],
         observer: &mut O,
     ) -> Result<Instance, InstantiateError> {
+        self.wide |= module.wide;
         if imports.len() != module.imports.len() {
             return Err(InstantiateError::ImportCount {
                 expected: module.imports.len() as u32,

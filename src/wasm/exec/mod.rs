@@ -16,6 +16,7 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
+use super::binary::types::ValType;
 use super::counters::Counters;
 use super::error::{ExecError, FuncIndex, ModuleOffset, SignatureMismatch, Trap, TrapKind};
 use super::ir::{Binop, FRAME_SLOTS, Op, TargetKind, TrapBinop, TrapUnop, Unop};
@@ -59,39 +60,40 @@ struct State {
     frames: Vec<Frame>,
 }
 
+/// A scalar's bits in a 64-bit slot: its low bits, zero-extended (docs/interpreter.md, "Slots").
 trait Slot: Sized {
-    fn get(x: u128) -> Self;
-    fn put(self) -> u128;
+    fn get(x: u64) -> Self;
+    fn put(self) -> u64;
 }
 macro_rules! slot_int {
     ($($t:ty => $u:ty),*) => {$(
         impl Slot for $t {
             #[inline(always)]
-            fn get(x: u128) -> Self { x as $u as $t }
+            fn get(x: u64) -> Self { x as $u as $t }
             #[inline(always)]
-            fn put(self) -> u128 { self as $u as u128 }
+            fn put(self) -> u64 { self as $u as u64 }
         }
     )*};
 }
 slot_int!(u32 => u32, i32 => u32, u64 => u64, i64 => u64);
 impl Slot for f32 {
     #[inline(always)]
-    fn get(x: u128) -> Self {
+    fn get(x: u64) -> Self {
         f32::from_bits(x as u32)
     }
     #[inline(always)]
-    fn put(self) -> u128 {
-        self.to_bits() as u128
+    fn put(self) -> u64 {
+        self.to_bits() as u64
     }
 }
 impl Slot for f64 {
     #[inline(always)]
-    fn get(x: u128) -> Self {
-        f64::from_bits(x as u64)
+    fn get(x: u64) -> Self {
+        f64::from_bits(x)
     }
     #[inline(always)]
-    fn put(self) -> u128 {
-        self.to_bits() as u128
+    fn put(self) -> u64 {
+        self.to_bits()
     }
 }
 
@@ -139,15 +141,24 @@ pub(crate) fn invoke<O: Observer>(
     // Every frame is viewed as a fixed-size array of FRAME_SLOTS slots (so that u16 slot
     // indices need no bounds checks): the stack extends that far past its limit.
     let len = store.limits.max_value_stack as usize + FRAME_SLOTS;
-    if store.stack.is_empty() {
-        // A zeroed allocation: natively, the system maps the pages a run never reaches lazily.
+    // A zeroed allocation: natively, the system maps the pages a run never reaches lazily.
+    if store.stack.len() < len {
         store.stack = vec![0; len];
-    } else if store.stack.len() < len {
-        store.stack.resize(len, 0);
     }
-    store.stack[..body.num_locals as usize].fill(0);
+    if store.wide && store.stack_hi.len() < len {
+        store.stack_hi = vec![0; len];
+    }
+    let locals = ..body.num_locals as usize;
+    store.stack[locals.clone()].fill(0);
+    if body.wide {
+        store.stack_hi[locals].fill(0);
+    }
     for (i, a) in args.iter().enumerate() {
-        store.stack[i] = a.to_slot();
+        let bits = a.to_slot();
+        store.stack[i] = bits as u64;
+        if let Value::V128(_) = a {
+            store.stack_hi[i] = (bits >> 64) as u64;
+        }
     }
     let mut state = State {
         func: f.0,
@@ -171,7 +182,11 @@ pub(crate) fn invoke<O: Observer>(
     }
     match stop {
         Stop::Done => {
-            Ok(ty.results().iter().enumerate().map(|(i, t)| Value::from_slot(*t, store.stack[i])).collect())
+            let bits = |i: usize, t: ValType| match t {
+                ValType::V128 => u128::from(store.stack[i]) | u128::from(store.stack_hi[i]) << 64,
+                _ => u128::from(store.stack[i]),
+            };
+            Ok(ty.results().iter().enumerate().map(|(i, &t)| Value::from_slot(t, bits(i, t))).collect())
         }
         Stop::Trap(kind) => {
             let offset = ModuleOffset(trap_offset(store, &state));
@@ -202,7 +217,7 @@ fn trap_offset(store: &Store, state: &State) -> u32 {
 /// The value of a binary operation on two slots (`super::ir::for_each_binop`). Inlined with a
 /// constant `op`, it folds to the one expression.
 #[inline(always)]
-fn eval_binop(op: Binop, a: u128, b: u128) -> u128 {
+fn eval_binop(op: Binop, a: u64, b: u64) -> u64 {
     macro_rules! ex_binop {
         ($($name:ident ( $ta:ty, $tb:ty ) -> $out:ty = |$x:ident, $y:ident| $e:expr;)*) => {
             match op { $( Binop::$name => { let $x = <$ta as Slot>::get(a); let $y = <$tb as Slot>::get(b); <$out as Slot>::put($e) } )* }
@@ -215,13 +230,13 @@ fn eval_binop(op: Binop, a: u128, b: u128) -> u128 {
 /// the rarer integer ops, comparisons that branch on `i64` and floats). Out of line, so that
 /// the loop holds one copy of the table instead of one per handler.
 #[inline(never)]
-fn eval_binop_any(op: Binop, a: u128, b: u128) -> u128 {
+fn eval_binop_any(op: Binop, a: u64, b: u64) -> u64 {
     eval_binop(op, a, b)
 }
 
 /// A unary operation (`super::ir::for_each_unop`), out of line like [`eval_binop_any`].
 #[inline(never)]
-fn eval_unop(op: Unop, a: u128) -> u128 {
+fn eval_unop(op: Unop, a: u64) -> u64 {
     macro_rules! ex_unop {
         ($($name:ident ( $t:ty ) -> $out:ty = |$arg:ident| $e:expr;)*) => {
             match op { $( Unop::$name => { let $arg = <$t as Slot>::get(a); <$out as Slot>::put($e) } )* }
@@ -233,7 +248,7 @@ fn eval_unop(op: Unop, a: u128) -> u128 {
 /// A unary operation that may trap (`super::ir::for_each_trap_unop`: the float-to-integer
 /// truncations), out of line.
 #[inline(never)]
-fn eval_trap_unop(op: TrapUnop, a: u128) -> Result<u128, TrapKind> {
+fn eval_trap_unop(op: TrapUnop, a: u64) -> Result<u64, TrapKind> {
     macro_rules! ex_trap_unop {
         ($($name:ident ( $t:ty ) -> $out:ty = |$arg:ident| $e:expr;)*) => {
             match op { $( TrapUnop::$name => { let $arg = <$t as Slot>::get(a); $e.map(<$out as Slot>::put) } )* }
@@ -247,7 +262,7 @@ fn eval_trap_unop(op: TrapUnop, a: u128) -> Result<u128, TrapKind> {
 /// loop, which keeps one inlined copy of the eight operations per copy of the loop (the size of
 /// the Content components); a division by a variable costs more than the call.
 #[inline(never)]
-fn eval_trap_binop(op: TrapBinop, a: u128, b: u128) -> Result<u128, TrapKind> {
+fn eval_trap_binop(op: TrapBinop, a: u64, b: u64) -> Result<u64, TrapKind> {
     macro_rules! ex_trap_binop {
         ($($name:ident ( $ta:ty, $tb:ty ) -> $out:ty = |$x:ident, $y:ident| $e:expr;)*) => {
             match op { $( TrapBinop::$name => { let $x = <$ta as Slot>::get(a); let $y = <$tb as Slot>::get(b); $e.map(<$out as Slot>::put) } )* }
@@ -258,13 +273,69 @@ fn eval_trap_binop(op: TrapBinop, a: u128, b: u128) -> Result<u128, TrapKind> {
 
 /// The slot bits of a binop immediate: sign-extended from 32 bits (`Op::BinopImm`).
 #[inline(always)]
-fn imm_bits(imm: u32) -> u128 {
-    imm as i32 as i64 as u64 as u128
+fn imm_bits(imm: u32) -> u64 {
+    imm as i32 as i64 as u64
 }
 
 #[inline(always)]
 fn lane_mask(width: u32) -> u128 {
     if width >= 16 { u128::MAX } else { (1u128 << (width * 8)) - 1 }
+}
+
+/// The `v128` in slot `s` of the frame at `fp`: its low half in the frame, its high half in
+/// the parallel stack (docs/interpreter.md, "Slots"). Out of line, like every `v128` access,
+/// so that the loop stays small for the code that has none.
+#[inline(never)]
+fn get_v128(frame: &[u64; FRAME_SLOTS], hi: &[u64], fp: usize, s: usize) -> u128 {
+    u128::from(frame[s]) | u128::from(hi[fp + s]) << 64
+}
+
+/// Writes `v` to slot `s` of the frame at `fp`, as [`get_v128`] reads it.
+#[inline(never)]
+fn set_v128(frame: &mut [u64; FRAME_SLOTS], hi: &mut [u64], fp: usize, s: usize, v: u128) {
+    frame[s] = v as u64;
+    hi[fp + s] = (v >> 64) as u64;
+}
+
+/// Moves `n` values from slot `src` to slot `dst` of the frame at `fp` (the values a branch
+/// or a return carries), with their high halves when the function holds `v128` values
+/// (`wide`). Out of line: one call in each of the loop's branch and return paths.
+#[inline(never)]
+fn move_slots(
+    frame: &mut [u64; FRAME_SLOTS],
+    hi: &mut [u64],
+    fp: usize,
+    (src, dst, n): (usize, usize, usize),
+    wide: bool,
+) {
+    frame.copy_within(src..src + n, dst);
+    if wide {
+        hi.copy_within(fp + src..fp + src + n, fp + dst);
+    }
+}
+
+/// Zeroes the high halves of the slots `from..to` (absolute): the locals of a function that
+/// holds `v128` values, at its entry.
+#[inline(never)]
+fn zero_high(hi: &mut [u64], from: usize, to: usize) {
+    hi[from..to].fill(0);
+}
+
+/// The value of type `t` in slot `s` of the frame at `fp` (a host function's argument).
+#[inline(never)]
+fn slot_value(frame: &[u64; FRAME_SLOTS], hi: &[u64], fp: usize, s: usize, t: ValType) -> Value {
+    let high = if t == ValType::V128 { u128::from(hi[fp + s]) << 64 } else { 0 };
+    Value::from_slot(t, u128::from(frame[s]) | high)
+}
+
+/// Writes `v` to slot `s` of the frame at `fp` (a host function's result).
+#[inline(never)]
+fn put_value(frame: &mut [u64; FRAME_SLOTS], hi: &mut [u64], fp: usize, s: usize, v: Value) {
+    let bits = v.to_slot();
+    frame[s] = bits as u64;
+    if let Value::V128(_) = v {
+        hi[fp + s] = (bits >> 64) as u64;
+    }
 }
 
 /// The loop. `P`: precise budget mode, checked per instruction; with the `one-loop` feature
@@ -285,6 +356,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
         counters,
         instruction_limit,
         stack,
+        stack_hi,
         ..
     } = store;
     let limit = *instruction_limit;
@@ -292,7 +364,8 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
     let max_stack = limits.max_value_stack as usize;
     let counters: &mut Counters = counters;
 
-    let stack: &mut Vec<u128> = stack;
+    let stack: &mut Vec<u64> = stack;
+    let hi: &mut Vec<u64> = stack_hi;
     let (mut inst, mut body) = body_of(instances, funcs[st.func as usize].kind);
     let mut code: &[Op] = &body.code;
     let mut mem: &mut MemoryInst = &mut memories[inst.mem0 as usize];
@@ -304,7 +377,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
     // The current frame: FRAME_SLOTS slots from `fp`, re-derived whenever `fp` changes.
     macro_rules! frame_at {
         ($fp:expr) => {
-            <&mut [u128; FRAME_SLOTS]>::try_from(&mut stack[$fp..$fp + FRAME_SLOTS])
+            <&mut [u64; FRAME_SLOTS]>::try_from(&mut stack[$fp..$fp + FRAME_SLOTS])
                 .expect("the stack extends FRAME_SLOTS past its limit")
         };
     }
@@ -318,6 +391,18 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
         ($t:ty, $s:expr) => {
             <$t as Slot>::get(r!($s))
         };
+    }
+    // A `v128` slot: its low half in the frame, its high half in the parallel stack.
+    macro_rules! v {
+        ($s:expr) => {
+            get_v128(frame, hi, fp, $s as usize)
+        };
+    }
+    macro_rules! set_v {
+        ($s:expr, $v:expr) => {{
+            let v: u128 = $v;
+            set_v128(frame, hi, fp, $s as usize, v)
+        }};
     }
     macro_rules! exact {
         () => {
@@ -376,6 +461,9 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                     }
                     frame = frame_at!(new_fp);
                     frame[cb.num_params as usize..cb.num_locals as usize].fill(0);
+                    if cb.wide {
+                        zero_high(hi, new_fp + cb.num_params as usize, new_fp + cb.num_locals as usize);
+                    }
                     st.frames.push(Frame { func: st.func, pc: pc as u32 + 1, fp: fp as u32 });
                     st.func = callee;
                     if !core::ptr::eq(ci, inst) {
@@ -397,7 +485,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                         .params()
                         .iter()
                         .enumerate()
-                        .map(|(i, t)| Value::from_slot(*t, frame[$args as usize + i]))
+                        .map(|(i, &t)| slot_value(frame, hi, fp, $args as usize + i, t))
                         .collect();
                     let mut results: Vec<Value> =
                         ty.results().iter().map(|t| Value::default_of(*t)).collect();
@@ -411,8 +499,8 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                         trap!(k);
                     }
                     // The caller's frame has room for the results (translation counted them).
-                    for (i, v) in results.iter().enumerate() {
-                        frame[$args as usize + i] = v.to_slot();
+                    for (i, &v) in results.iter().enumerate() {
+                        put_value(frame, hi, fp, $args as usize + i, v);
                     }
                     pc += 1;
                     continue;
@@ -425,7 +513,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
         ($src:expr, $n:expr) => {{
             let (src, n) = ($src as usize, $n as usize);
             if src != 0 && n > 0 {
-                frame.copy_within(src..src + n, 0);
+                move_slots(frame, hi, fp, (src, 0, n), body.wide);
             }
             counters.returns += 1;
             if O::ENABLED {
@@ -472,7 +560,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 kind => {
                     if t.n > 0 && t.src != t.dst {
                         let (s, d, n) = (t.src as usize, t.dst as usize, t.n as usize);
-                        frame.copy_within(s..s + n, d);
+                        move_slots(frame, hi, fp, (s, d, n), body.wide);
                     }
                     if kind == TargetKind::Loop {
                         counters.loop_iterations += 1;
@@ -705,34 +793,40 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             enter!(callee, $args, true);
         }};
         (Copy { $dst:ident, $src:ident }) => {{ r!($dst) = r!($src) }};
-        (Const32 { $dst:ident, $value:ident }) => {{ r!($dst) = $value as u128 }};
-        (Const64 { $dst:ident, $lo:ident, $hi:ident }) => {{ r!($dst) = (($hi as u64) << 32 | $lo as u64) as u128 }};
-        (ConstV128 { $dst:ident, $idx:ident }) => {{ r!($dst) = body.v128s[$idx as usize] }};
+        (Const32 { $dst:ident, $value:ident }) => {{ r!($dst) = $value as u64 }};
+        (Const64 { $dst:ident, $lo:ident, $hi:ident }) => {{ r!($dst) = ($hi as u64) << 32 | $lo as u64 }};
+        (ConstV128 { $dst:ident, $idx:ident }) => {{ set_v!($dst, body.v128s[$idx as usize]) }};
         (Select { $dst:ident, $a:ident, $b:ident, $c:ident }) => {{ r!($dst) = if get!(u32, $c) != 0 { r!($a) } else { r!($b) } }};
-        (GlobalGet { $dst:ident, $global:ident }) => {{ r!($dst) = globals[inst.globals[$global as usize] as usize] }};
+        (GlobalGet { $dst:ident, $global:ident }) => {{ r!($dst) = globals[inst.globals[$global as usize] as usize] as u64 }};
         (GlobalSet { $global:ident, $src:ident }) => {{
             let v = r!($src);
-            globals[inst.globals[$global as usize] as usize] = v;
+            globals[inst.globals[$global as usize] as usize] = u128::from(v);
             if O::ENABLED && $global == 0 {
                 obs.global0_write(v as u32, exact!());
             }
         }};
-        (RefFunc { $dst:ident, $func:ident }) => {{ r!($dst) = inst.funcs[$func as usize] as u128 + 1 }};
-        (LoadU8 { $dst:ident, $addr:ident, $offset:ident }) => {{ r!($dst) = load_le!($addr, $offset, 1, u8) as u128 }};
-        (LoadS8x32 { $dst:ident, $addr:ident, $offset:ident }) => {{ r!($dst) = load_le!($addr, $offset, 1, u8) as i8 as i32 as u32 as u128 }};
-        (LoadS8x64 { $dst:ident, $addr:ident, $offset:ident }) => {{ r!($dst) = load_le!($addr, $offset, 1, u8) as i8 as i64 as u64 as u128 }};
-        (LoadU16 { $dst:ident, $addr:ident, $offset:ident }) => {{ r!($dst) = load_le!($addr, $offset, 2, u16) as u128 }};
-        (LoadS16x32 { $dst:ident, $addr:ident, $offset:ident }) => {{ r!($dst) = load_le!($addr, $offset, 2, u16) as i16 as i32 as u32 as u128 }};
-        (LoadS16x64 { $dst:ident, $addr:ident, $offset:ident }) => {{ r!($dst) = load_le!($addr, $offset, 2, u16) as i16 as i64 as u64 as u128 }};
-        (LoadU32 { $dst:ident, $addr:ident, $offset:ident }) => {{ r!($dst) = load_le!($addr, $offset, 4, u32) as u128 }};
-        (LoadS32x64 { $dst:ident, $addr:ident, $offset:ident }) => {{ r!($dst) = load_le!($addr, $offset, 4, u32) as i32 as i64 as u64 as u128 }};
-        (LoadU64 { $dst:ident, $addr:ident, $offset:ident }) => {{ r!($dst) = load_le!($addr, $offset, 8, u64) as u128 }};
-        (LoadV128 { $dst:ident, $addr:ident, $offset:ident }) => {{ r!($dst) = load_le!($addr, $offset, 16, u128) }};
+        (RefFunc { $dst:ident, $func:ident }) => {{ r!($dst) = inst.funcs[$func as usize] as u64 + 1 }};
+        (Copy128 { $dst:ident, $src:ident }) => {{ set_v!($dst, v!($src)) }};
+        (Select128 { $dst:ident, $a:ident, $b:ident, $c:ident }) => {{ set_v!($dst, if get!(u32, $c) != 0 { v!($a) } else { v!($b) }) }};
+        (GlobalGet128 { $dst:ident, $global:ident }) => {{ set_v!($dst, globals[inst.globals[$global as usize] as usize]) }};
+        (GlobalSet128 { $global:ident, $src:ident }) => {{ globals[inst.globals[$global as usize] as usize] = v!($src) }};
+        (LoadU8 { $dst:ident, $addr:ident, $offset:ident }) => {{ r!($dst) = load_le!($addr, $offset, 1, u8) as u64 }};
+        (LoadS8x32 { $dst:ident, $addr:ident, $offset:ident }) => {{ r!($dst) = load_le!($addr, $offset, 1, u8) as i8 as i32 as u32 as u64 }};
+        (LoadS8x64 { $dst:ident, $addr:ident, $offset:ident }) => {{ r!($dst) = load_le!($addr, $offset, 1, u8) as i8 as i64 as u64 }};
+        (LoadU16 { $dst:ident, $addr:ident, $offset:ident }) => {{ r!($dst) = load_le!($addr, $offset, 2, u16) as u64 }};
+        (LoadS16x32 { $dst:ident, $addr:ident, $offset:ident }) => {{ r!($dst) = load_le!($addr, $offset, 2, u16) as i16 as i32 as u32 as u64 }};
+        (LoadS16x64 { $dst:ident, $addr:ident, $offset:ident }) => {{ r!($dst) = load_le!($addr, $offset, 2, u16) as i16 as i64 as u64 }};
+        (LoadU32 { $dst:ident, $addr:ident, $offset:ident }) => {{ r!($dst) = load_le!($addr, $offset, 4, u32) as u64 }};
+        (LoadS32x64 { $dst:ident, $addr:ident, $offset:ident }) => {{ r!($dst) = load_le!($addr, $offset, 4, u32) as i32 as i64 as u64 }};
+        (LoadU64 { $dst:ident, $addr:ident, $offset:ident }) => {{ r!($dst) = load_le!($addr, $offset, 8, u64) }};
+        (LoadV128 { $dst:ident, $addr:ident, $offset:ident }) => {{ set_v!($dst, load_le!($addr, $offset, 16, u128)) }};
         (Store8 { $addr:ident, $value:ident, $offset:ident }) => {{ store_le!($addr, $value, $offset, 1, u8) }};
         (Store16 { $addr:ident, $value:ident, $offset:ident }) => {{ store_le!($addr, $value, $offset, 2, u16) }};
         (Store32 { $addr:ident, $value:ident, $offset:ident }) => {{ store_le!($addr, $value, $offset, 4, u32) }};
         (Store64 { $addr:ident, $value:ident, $offset:ident }) => {{ store_le!($addr, $value, $offset, 8, u64) }};
-        (Store128 { $addr:ident, $value:ident, $offset:ident }) => {{ store_le!($addr, $value, $offset, 16, u128) }};
+        (Store128 { $addr:ident, $value:ident, $offset:ident }) => {{
+            tri!(memory::store::<16, O>(&mut mem.data, get!(u32, $addr), $offset, v!($value).to_le_bytes(), counters, obs, at!()))
+        }};
         (SimdLoad { $kind:ident, $dst:ident, $addr:ident, $offset:ident }) => {{
             let raw = memory::load_narrow(
                 &mem.data,
@@ -743,10 +837,10 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 obs,
                 at!(),
             );
-            r!($dst) = simd::load_transform($kind, tri!(raw) as u64);
+            set_v!($dst, simd::load_transform($kind, tri!(raw) as u64));
         }};
         (LoadLane { $width:ident, $lane:ident, $dst:ident, $addr:ident, $offset:ident, $vec:ident }) => {{
-            let v = r!($vec);
+            let v = v!($vec);
             let x = tri!(memory::load_narrow(
                 &mem.data,
                 get!(u32, $addr),
@@ -758,15 +852,15 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             ));
             let shift = $lane as u32 * $width as u32 * 8;
             let mask = lane_mask($width as u32) << shift;
-            r!($dst) = (v & !mask) | (x << shift);
+            set_v!($dst, (v & !mask) | (x << shift));
         }};
         (StoreLane { $width:ident, $lane:ident, $addr:ident, $vec:ident, $offset:ident }) => {{
-            let x = r!($vec) >> ($lane as u32 * $width as u32 * 8);
+            let x = v!($vec) >> ($lane as u32 * $width as u32 * 8);
             let a = get!(u32, $addr);
             tri!(memory::store_narrow(&mut mem.data, a, $offset, $width as u32, x, counters, obs, at!()));
         }};
-        (MemorySize { $dst:ident }) => {{ r!($dst) = memory::size(mem) as u128 }};
-        (MemoryGrow { $dst:ident, $delta:ident }) => {{ r!($dst) = memory::grow(mem, get!(u32, $delta)) as u128 }};
+        (MemorySize { $dst:ident }) => {{ r!($dst) = memory::size(mem) as u64 }};
+        (MemoryGrow { $dst:ident, $delta:ident }) => {{ r!($dst) = memory::grow(mem, get!(u32, $delta)) as u64 }};
         (MemoryCopy { $dst:ident, $src:ident, $len:ident }) => {{
             let args = (get!(u32, $dst), get!(u32, $src), get!(u32, $len));
             tri!(memory::copy(&mut mem.data, args, counters, obs, at!()));
@@ -791,20 +885,20 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
         }};
         (TableGet { $table:ident, $dst:ident, $index:ident }) => {{
             let tab = &tables[inst.tables[$table as usize] as usize];
-            r!($dst) = tri!(table::get(tab, get!(u32, $index))) as u128;
+            r!($dst) = tri!(table::get(tab, get!(u32, $index)));
         }};
         (TableSet { $table:ident, $index:ident, $value:ident }) => {{
             let tab = &mut tables[inst.tables[$table as usize] as usize];
-            tri!(table::set(tab, get!(u32, $index), r!($value) as u64));
+            tri!(table::set(tab, get!(u32, $index), r!($value)));
         }};
-        (TableSize { $table:ident, $dst:ident }) => {{ r!($dst) = tables[inst.tables[$table as usize] as usize].elems.len() as u128 }};
+        (TableSize { $table:ident, $dst:ident }) => {{ r!($dst) = tables[inst.tables[$table as usize] as usize].elems.len() as u64 }};
         (TableGrow { $table:ident, $dst:ident, $init:ident, $delta:ident }) => {{
             let tab = &mut tables[inst.tables[$table as usize] as usize];
-            r!($dst) = table::grow(tab, r!($init) as u64, get!(u32, $delta)) as u128;
+            r!($dst) = table::grow(tab, r!($init), get!(u32, $delta)) as u64;
         }};
         (TableFill { $table:ident, $index:ident, $value:ident, $len:ident }) => {{
             let tab = &mut tables[inst.tables[$table as usize] as usize];
-            tri!(table::fill(tab, get!(u32, $index), r!($value) as u64, get!(u32, $len)));
+            tri!(table::fill(tab, get!(u32, $index), r!($value), get!(u32, $len)));
         }};
         (TableCopy { $pair:ident, $args:ident }) => {{
             let (dt, st2) = body.pairs[$pair as usize];
@@ -823,22 +917,22 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             let iidx = instance_index(funcs[st.func as usize].kind);
             segments[iidx].elems[$seg as usize] = Vec::new();
         }};
-        (SimdUnary { $op:ident, $dst:ident, $a:ident }) => {{ r!($dst) = simd::unary($op, r!($a)) }};
-        (SimdBinary { $op:ident, $dst:ident, $a:ident, $b:ident }) => {{ r!($dst) = simd::binary($op, r!($a), r!($b)) }};
-        (SimdTernary { $op:ident, $dst:ident, $a:ident, $b:ident, $c:ident }) => {{ r!($dst) = simd::ternary($op, r!($a), r!($b), r!($c)) }};
-        (SimdShift { $op:ident, $dst:ident, $a:ident, $b:ident }) => {{ r!($dst) = simd::shift($op, r!($a), get!(u32, $b)) }};
-        (SimdTest { $op:ident, $dst:ident, $a:ident }) => {{ r!($dst) = simd::test($op, r!($a)) as u128 }};
-        (SimdSplat { $op:ident, $dst:ident, $a:ident }) => {{ r!($dst) = simd::splat($op, r!($a) as u64) }};
-        (SimdExtract { $op:ident, $lane:ident, $dst:ident, $a:ident }) => {{ r!($dst) = simd::extract_lane($op, r!($a), $lane) as u128 }};
-        (SimdReplace { $op:ident, $lane:ident, $dst:ident, $a:ident, $b:ident }) => {{ r!($dst) = simd::replace_lane($op, r!($a), r!($b) as u64, $lane) }};
+        (SimdUnary { $op:ident, $dst:ident, $a:ident }) => {{ set_v!($dst, simd::unary($op, v!($a))) }};
+        (SimdBinary { $op:ident, $dst:ident, $a:ident, $b:ident }) => {{ set_v!($dst, simd::binary($op, v!($a), v!($b))) }};
+        (SimdTernary { $op:ident, $dst:ident, $a:ident, $b:ident, $c:ident }) => {{ set_v!($dst, simd::ternary($op, v!($a), v!($b), v!($c))) }};
+        (SimdShift { $op:ident, $dst:ident, $a:ident, $b:ident }) => {{ set_v!($dst, simd::shift($op, v!($a), get!(u32, $b))) }};
+        (SimdTest { $op:ident, $dst:ident, $a:ident }) => {{ r!($dst) = u64::from(simd::test($op, v!($a))) }};
+        (SimdSplat { $op:ident, $dst:ident, $a:ident }) => {{ set_v!($dst, simd::splat($op, r!($a))) }};
+        (SimdExtract { $op:ident, $lane:ident, $dst:ident, $a:ident }) => {{ r!($dst) = simd::extract_lane($op, v!($a), $lane) }};
+        (SimdReplace { $op:ident, $lane:ident, $dst:ident, $a:ident, $b:ident }) => {{ set_v!($dst, simd::replace_lane($op, v!($a), r!($b), $lane)) }};
         (Shuffle { $dst:ident, $a:ident, $b:ident, $idx:ident }) => {{
-            let (x, y) = (r!($a).to_le_bytes(), r!($b).to_le_bytes());
+            let (x, y) = (v!($a).to_le_bytes(), v!($b).to_le_bytes());
             let lanes = &body.shuffles[$idx as usize];
             let mut out = [0u8; 16];
             for (o, &l) in out.iter_mut().zip(lanes) {
                 *o = if l < 16 { x[l as usize] } else { y[(l - 16) as usize] };
             }
-            r!($dst) = u128::from_le_bytes(out);
+            set_v!($dst, u128::from_le_bytes(out));
         }};
         (Unop { $op:ident, $dst:ident, $a:ident }) => {{ r!($dst) = eval_unop($op, r!($a)) }};
         (TrapUnop { $op:ident, $dst:ident, $a:ident }) => {{ r!($dst) = tri!(eval_trap_unop($op, r!($a))) }};

@@ -2,9 +2,14 @@
 //! execution loop (`exec`) walks.
 //!
 //! Operands are *slots* relative to the frame pointer: a frame holds the parameters, then the
-//! other locals, then the operand stack, each value in one 128-bit slot. Because Wasm operand
-//! stack heights are static, every operand's slot is resolved at translation time, and a
-//! `local.get` costs no operation at all: the consumer reads the local's slot directly.
+//! other locals, then the operand stack, each value in one 64-bit slot. A `v128` value keeps
+//! its high half in the same slot of a second, parallel stack that only functions holding
+//! `v128` values touch ([`CompiledFunc::wide`](super::module::CompiledFunc)): their moves use
+//! the `…128` forms of the move ops, and their branches and returns move both halves.
+//!
+//! Because Wasm operand stack heights are static, every operand's slot is resolved at
+//! translation time, and a `local.get` costs no operation at all: the consumer reads the
+//! local's slot directly.
 //!
 //! Instructions are counted per *fuel block*: every straight-line run of Wasm instructions
 //! starts with a [`Op::Fuel`] that charges the whole run. Each op also has its position
@@ -405,6 +410,15 @@ macro_rules! op_table {
             GlobalSet { global: u32 = imm, src: Slot = src };
             /// `ref.func`.
             RefFunc { dst: Slot = dst, func: u32 = imm };
+            /// [`Op::Copy`] in a function that holds `v128` values: both halves of the slot.
+            Copy128 { dst: Slot = dst, src: Slot = src };
+            /// [`Op::Select`] in a function that holds `v128` values.
+            Select128 { dst: Slot = out, a: Slot = src, b: Slot = src, c: Slot = src };
+            /// [`Op::GlobalGet`] of a `v128` global.
+            GlobalGet128 { dst: Slot = out, global: u32 = imm };
+            /// [`Op::GlobalSet`] of a `v128` global (not an observer's `global0_write`, which
+            /// is for an `i32` global 0).
+            GlobalSet128 { global: u32 = imm, src: Slot = src };
 
             // ---- memory -----------------------------------------------------------------------------
             /// `i32.load8_u`, `i64.load8_u`. Loads: one variant per [`LoadKind`] so widths are static.
@@ -780,6 +794,19 @@ macro_rules! op_fmt {
 for_each_hot_op!(op_table);
 #[cfg(feature = "compact-ops")]
 op_table! { binop {} cmp {} div {} }
+
+impl Op {
+    /// Turns a move op into its form for a function that holds `v128` values: the ops that
+    /// move a value of any type (`Copy`, `Select`) move both halves of its slot there. Other
+    /// ops stay (a global's type is known: `GlobalGet128`, `GlobalSet128`).
+    pub(crate) fn widen(&mut self) {
+        match *self {
+            Op::Copy { dst, src } => *self = Op::Copy128 { dst, src },
+            Op::Select { dst, a, b, c } => *self = Op::Select128 { dst, a, b, c },
+            _ => {}
+        }
+    }
+}
 
 macro_rules! define_kind_enum {
     ($enum:ident; $( $name:ident ( $($t:ty),* ) -> $out:ty = |$($arg:ident),*| $e:expr; )*) => {

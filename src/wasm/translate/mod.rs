@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 
 use super::binary::operators::{Imm, Instr, Operator};
 use super::binary::reader::Reader;
-use super::binary::types::{BlockType, MemArg};
+use super::binary::types::{BlockType, MemArg, ValType};
 use super::binary::validate::{Context, FuncValidator};
 use super::error::{Invalid, Limit, LoadError};
 use super::ir::{self, BranchTarget, FRAME_SLOTS, LoadKind, Op, Slot, TargetKind};
@@ -117,6 +117,9 @@ pub(crate) fn translate_function(
     let num_results = ty.results().len() as u32;
     let mut fv = FuncValidator::new(cx, ty);
     let mut num_locals = num_params as u64;
+    // Whether the body has a `v128` local or a SIMD operator (the module decides the rest:
+    // `load::wide_module`).
+    let mut wide = false;
     let r = &mut body;
     let groups = r.len().map_err(|e| r.error(e))?;
     for _ in 0..groups {
@@ -128,6 +131,7 @@ pub(crate) fn translate_function(
             return Err(LoadError::limit(offset, Limit::Locals((FRAME_SLOTS / 2) as u64), num_locals));
         }
         fv.define_locals(count, vt);
+        wide |= vt == ValType::V128;
     }
     let mut t = Translator {
         module,
@@ -169,6 +173,8 @@ pub(crate) fn translate_function(
             (1, Operator::End, _) => getter,
             _ => None,
         };
+        // The SIMD operators (prefix 0xFD) come last in the operator table.
+        wide |= ins.op as u16 >= Operator::V128Load as u16;
         t.op(&ins);
         if t.max_height as u64 + t.f.num_locals as u64 > frame_limit {
             return Err(LoadError::limit(
@@ -182,6 +188,7 @@ pub(crate) fn translate_function(
         return Err(r.error(Invalid::EndExpected));
     }
     (t.f.code, t.f.cum, t.f.idx) = t.e.finish();
+    t.f.wide = wide;
     t.f.frame_size = t.f.num_locals + t.max_height;
     t.f.getter = if t.f.instr_offsets.len() == 2 { getter } else { None };
     Ok(t.f)
@@ -519,6 +526,11 @@ impl<'m> Translator<'m> {
         });
     }
 
+    /// Whether global `g` holds a `v128` (its moves then carry both slot halves).
+    fn v128_global(&self, g: u32) -> bool {
+        self.module.global_types.get(g as usize).is_some_and(|t| t.content_type == ValType::V128)
+    }
+
     fn call_args(&mut self, type_index: u32) -> (Slot, u32) {
         let params = self.module.types[type_index as usize].params().len() as u32;
         self.materialize_top(params);
@@ -666,12 +678,20 @@ impl<'m> Translator<'m> {
             O::LocalSet => self.set_local(ins.index(), false),
             O::LocalTee => self.set_local(ins.index(), true),
             O::GlobalGet => {
-                let dst = self.push();
-                self.emit(Op::GlobalGet { dst, global: ins.index() });
+                let (dst, global) = (self.push(), ins.index());
+                self.emit(if self.v128_global(global) {
+                    Op::GlobalGet128 { dst, global }
+                } else {
+                    Op::GlobalGet { dst, global }
+                });
             }
             O::GlobalSet => {
-                let src = self.pop();
-                self.emit(Op::GlobalSet { global: ins.index(), src });
+                let (src, global) = (self.pop(), ins.index());
+                self.emit(if self.v128_global(global) {
+                    Op::GlobalSet128 { global, src }
+                } else {
+                    Op::GlobalSet { global, src }
+                });
             }
             O::I32Load | O::F32Load | O::I64Load32U => self.load(LoadKind::U32, ins.memarg()),
             O::I64Load | O::F64Load => self.load(LoadKind::U64, ins.memarg()),
