@@ -148,8 +148,11 @@ components: $(COMPONENTS)
 BINARYEN_VERSION := 132.0.0
 WASM_OPT := target/binaryen/node_modules/.bin/wasm-opt
 # The WebAssembly features rustc's wasm32-unknown-unknown target emits, no more.
-WASM_OPT_FLAGS := -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-	--enable-mutable-globals --enable-multivalue --enable-reference-types
+# --low-memory-unused: nothing lives in the first 1 KiB of memory, so constant address parts fold
+# into load and store offsets. rustc links the 1 MiB shadow stack first, growing down from
+# 1 MiB towards 0, and data and heap above it: only a stack nearly 1 MiB deep reaches that KiB.
+WASM_OPT_FLAGS := -Oz --low-memory-unused --enable-bulk-memory --enable-nontrapping-float-to-int \
+	--enable-sign-ext --enable-mutable-globals --enable-multivalue --enable-reference-types
 $(WASM_OPT):
 	@command -v npm >/dev/null || { echo "the Content components need npm (binaryen's wasm-opt)" >&2; exit 1; }
 	npm install --prefix target/binaryen --no-audit --no-fund --no-save binaryen@$(BINARYEN_VERSION)
