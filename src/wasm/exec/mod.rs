@@ -149,7 +149,7 @@ pub(crate) fn invoke<O: Observer>(
         store.stack_hi = vec![0; len];
     }
     let locals = ..body.num_locals as usize;
-    store.stack[locals.clone()].fill(0);
+    store.stack[locals].fill(0);
     if body.wide {
         store.stack_hi[locals].fill(0);
     }
