@@ -149,10 +149,8 @@ pub struct Store {
     /// The value stack: one 64-bit slot per value (docs/interpreter.md, "Slots").
     pub(crate) stack: Vec<u64>,
     /// The high halves of `v128` values, slot for slot beside `stack`; allocated only once a
-    /// module with such values is instantiated (`wide`).
+    /// module with such values is instantiated ([`Module`]'s `wide`).
     pub(crate) stack_hi: Vec<u64>,
-    /// Whether an instantiated module has a function that holds `v128` values.
-    pub(crate) wide: bool,
 }
 
 impl core::fmt::Debug for Store {
@@ -185,7 +183,6 @@ impl Store {
             instruction_limit: u64::MAX,
             stack: Vec::new(),
             stack_hi: Vec::new(),
-            wide: false,
         }
     }
 
@@ -424,7 +421,6 @@ impl Store {
         imports: &[Extern],
         observer: &mut O,
     ) -> Result<Instance, InstantiateError> {
-        self.wide |= module.wide;
         if imports.len() != module.imports.len() {
             return Err(InstantiateError::ImportCount {
                 expected: module.imports.len() as u32,

@@ -145,20 +145,17 @@ pub(crate) fn invoke<O: Observer>(
     if store.stack.len() < len {
         store.stack = vec![0; len];
     }
-    if store.wide && store.stack_hi.len() < len {
+    if store.stack_hi.len() < len && store.instances.iter().any(|i| i.module.wide) {
         store.stack_hi = vec![0; len];
     }
-    let locals = ..body.num_locals as usize;
-    store.stack[locals].fill(0);
+    let frame = <&mut [u64; FRAME_SLOTS]>::try_from(&mut store.stack[..FRAME_SLOTS])
+        .expect("the stack extends FRAME_SLOTS past its limit");
+    frame[..body.num_locals as usize].fill(0);
     if body.wide {
-        store.stack_hi[locals].fill(0);
+        zero_high(&mut store.stack_hi, 0, body.num_locals as usize);
     }
-    for (i, a) in args.iter().enumerate() {
-        let bits = a.to_slot();
-        store.stack[i] = bits as u64;
-        if let Value::V128(_) = a {
-            store.stack_hi[i] = (bits >> 64) as u64;
-        }
+    for (i, &a) in args.iter().enumerate() {
+        put_value(frame, &mut store.stack_hi, 0, i, a);
     }
     let mut state = State {
         func: f.0,
@@ -182,11 +179,14 @@ pub(crate) fn invoke<O: Observer>(
     }
     match stop {
         Stop::Done => {
-            let bits = |i: usize, t: ValType| match t {
-                ValType::V128 => u128::from(store.stack[i]) | u128::from(store.stack_hi[i]) << 64,
-                _ => u128::from(store.stack[i]),
-            };
-            Ok(ty.results().iter().enumerate().map(|(i, &t)| Value::from_slot(t, bits(i, t))).collect())
+            let frame = <&[u64; FRAME_SLOTS]>::try_from(&store.stack[..FRAME_SLOTS])
+                .expect("the stack extends FRAME_SLOTS past its limit");
+            Ok(ty
+                .results()
+                .iter()
+                .enumerate()
+                .map(|(i, &t)| slot_value(frame, &store.stack_hi, 0, i, t))
+                .collect())
         }
         Stop::Trap(kind) => {
             let offset = ModuleOffset(trap_offset(store, &state));
@@ -321,14 +321,16 @@ fn zero_high(hi: &mut [u64], from: usize, to: usize) {
     hi[from..to].fill(0);
 }
 
-/// The value of type `t` in slot `s` of the frame at `fp` (a host function's argument).
+/// The value of type `t` in slot `s` of the frame at `fp` (a host function's argument, an
+/// entry function's result).
 #[inline(never)]
 fn slot_value(frame: &[u64; FRAME_SLOTS], hi: &[u64], fp: usize, s: usize, t: ValType) -> Value {
     let high = if t == ValType::V128 { u128::from(hi[fp + s]) << 64 } else { 0 };
     Value::from_slot(t, u128::from(frame[s]) | high)
 }
 
-/// Writes `v` to slot `s` of the frame at `fp` (a host function's result).
+/// Writes `v` to slot `s` of the frame at `fp` (a host function's result, an entry
+/// function's argument).
 #[inline(never)]
 fn put_value(frame: &mut [u64; FRAME_SLOTS], hi: &mut [u64], fp: usize, s: usize, v: Value) {
     let bits = v.to_slot();

@@ -103,6 +103,12 @@ fn imm_const(dst: Slot, v: u32, is64: bool) -> Op {
     }
 }
 
+/// Whether `op` is a SIMD operator (prefix 0xFD): they come last in the operator table, from
+/// `v128.load` on (checked by `simd_operators_come_last`).
+fn is_simd(op: Operator) -> bool {
+    op as u16 >= Operator::V128Load as u16
+}
+
 /// Validates and translates the body of function `index` (its bytes after the size: locals,
 /// then instructions), with `cx` what the module declares.
 pub(crate) fn translate_function(
@@ -173,8 +179,7 @@ pub(crate) fn translate_function(
             (1, Operator::End, _) => getter,
             _ => None,
         };
-        // The SIMD operators (prefix 0xFD) come last in the operator table.
-        wide |= ins.op as u16 >= Operator::V128Load as u16;
+        wide |= is_simd(ins.op);
         t.op(&ins);
         if t.max_height as u64 + t.f.num_locals as u64 > frame_limit {
             return Err(LoadError::limit(
@@ -1014,6 +1019,19 @@ impl<'m> Translator<'m> {
         }
         if self.reachable {
             self.reset_stack(c.base + c.results);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Operator, is_simd};
+
+    /// `is_simd` against each operator's own encoding, for all 437 of them.
+    #[test]
+    fn simd_operators_come_last() {
+        for &op in Operator::ALL {
+            assert_eq!(is_simd(op), op.encoding().0 == 0xFD, "{}", op.name());
         }
     }
 }
