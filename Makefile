@@ -151,7 +151,10 @@ WASM_OPT := target/binaryen/node_modules/.bin/wasm-opt
 # --low-memory-unused: nothing lives in the first 1 KiB of memory, so constant address parts fold
 # into load and store offsets. rustc links the 1 MiB shadow stack first, growing down from
 # 1 MiB towards 0, and data and heap above it: only a stack nearly 1 MiB deep reaches that KiB.
-WASM_OPT_FLAGS := -Oz --low-memory-unused --enable-bulk-memory --enable-nontrapping-float-to-int \
+# -ocimfs 1000: a function with one caller is inlined only up to 1,000 bytes (binaryen's default
+# has no limit), so that cold code (translation, request parsing, SIMD lane math) stays out of
+# the two largest functions, which bound the host's parallel compile (docs/components.md).
+WASM_OPT_FLAGS := -Oz -ocimfs 1000 --low-memory-unused --enable-bulk-memory --enable-nontrapping-float-to-int \
 	--enable-sign-ext --enable-mutable-globals --enable-multivalue --enable-reference-types
 $(WASM_OPT):
 	@command -v npm >/dev/null || { echo "the Content components need npm (binaryen's wasm-opt)" >&2; exit 1; }
