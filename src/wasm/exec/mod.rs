@@ -340,6 +340,11 @@ fn put_value(frame: &mut [u64; FRAME_SLOTS], hi: &mut [u64], fp: usize, s: usize
     }
 }
 
+/// Whether a taken branch, call or return charges the fuel block it arrives at itself
+/// (`arrive!` in [`run`]). Not in the components' compact loop, where every byte of the loop is
+/// compile time for the host.
+const ARRIVE: bool = !cfg!(feature = "compact-ops");
+
 /// The loop. `P`: precise budget mode, checked per instruction; with the `one-loop` feature
 /// only `P = false` is instantiated and `precise` says it at run time instead (one copy of
 /// the loop, one predictable branch per instruction).
@@ -436,6 +441,28 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             );
         }};
     }
+    // Continues at `$t`. Outside the precise mode, a fuel block that starts there is charged
+    // on arrival, without a dispatch of its `Fuel` op: the same checks and the same counter
+    // updates as that op's rule below, and `Stop::Precise` leaves `pc` at the op, so the
+    // precise rerun executes it. Most blocks are entered by a branch, call or return
+    // (docs/interpreter.md, "Budget modes").
+    macro_rules! arrive {
+        ($t:expr) => {{
+            pc = $t;
+            if ARRIVE && !precise {
+                if let Op::Fuel { n, .. } = code[pc] {
+                    if counters.instructions + n as u64 > limit {
+                        save!();
+                        return Stop::Precise;
+                    }
+                    block_base = counters.instructions;
+                    counters.instructions += n as u64;
+                    pc += 1;
+                }
+            }
+            continue;
+        }};
+    }
     // Switches to the function `$f` (a store function index) with frame pointer `$fp`.
     // Calls are counted once the callee is entered (a call that overflows the stack traps
     // before it happens).
@@ -475,8 +502,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                     body = cb;
                     code = &body.code;
                     fp = new_fp;
-                    pc = 0;
-                    continue;
+                    arrive!(0);
                 }
                 FuncKind::Host { index } => {
                     counters.calls += 1;
@@ -504,8 +530,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                     for (i, &v) in results.iter().enumerate() {
                         put_value(frame, hi, fp, $args as usize + i, v);
                     }
-                    pc += 1;
-                    continue;
+                    arrive!(pc + 1);
                 }
             }
         }};
@@ -537,8 +562,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                     code = &body.code;
                     fp = fr.fp as usize;
                     frame = frame_at!(fp);
-                    pc = fr.pc as usize;
-                    continue;
+                    arrive!(fr.pc as usize);
                 }
             }
         }};
@@ -568,8 +592,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                         counters.loop_iterations += 1;
                         obs.loop_iteration();
                     }
-                    pc = t.pc as usize;
-                    continue;
+                    arrive!(t.pc as usize);
                 }
             }
         }};
@@ -579,8 +602,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
         ($t:expr, $refund:expr) => {{
             counters.instructions -= $refund as u64;
             counters.branches += 1;
-            pc = $t as usize;
-            continue;
+            arrive!($t as usize);
         }};
     }
     // A taken conditional branch back to a loop.
@@ -590,8 +612,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             counters.branches += 1;
             counters.loop_iterations += 1;
             obs.loop_iteration();
-            pc = $t as usize;
-            continue;
+            arrive!($t as usize);
         }};
     }
     // The exact instruction count, for an observer's event (computed only when it is enabled).
@@ -652,6 +673,13 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
         (@hot_imm $name:ident { $dst:ident, $a:ident, $imm:ident }) => {
             r!($dst) = eval_binop(Binop::$name, r!($a), imm_bits($imm))
         };
+        (@magic I32DivU { $dst:ident, $a:ident, $d:ident, $m:ident }) => {{
+            let _ = $d; // the quotient needs only the multiplier
+            r!($dst) = u64::from(num::u32_div_by_magic(get!(u32, $a), $m))
+        }};
+        (@magic I32RemU { $dst:ident, $a:ident, $d:ident, $m:ident }) => {
+            r!($dst) = u64::from(num::u32_rem_by_magic(get!(u32, $a), u32::from($d), $m))
+        };
         (Fuel { $n:ident, $first:ident }) => {{
             if precise {
                 if counters.instructions > limit {
@@ -666,42 +694,34 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             counters.instructions += $n as u64;
         }};
         (Unreachable) => {{ trap!(TrapKind::Unreachable) }};
-        (Jump { $t:ident }) => {{
-            pc = $t as usize;
-            continue;
-        }};
+        (Jump { $t:ident }) => {{ arrive!($t as usize) }};
         (JumpIfZero { $cond:ident, $t:ident, $refund:ident }) => {{
             if get!(u32, $cond) == 0 {
                 counters.instructions -= $refund as u64;
-                pc = $t as usize;
-                continue;
+                arrive!($t as usize);
             }
         }};
         (JumpIfNotCmp { $op:ident, $a:ident, $b:ident, $t:ident, $refund:ident }) => {{
             if eval_binop($op, r!($a), r!($b)) as u32 == 0 {
                 counters.instructions -= $refund as u64;
-                pc = $t as usize;
-                continue;
+                arrive!($t as usize);
             }
         }};
         (JumpIfNotCmpImm { $op:ident, $a:ident, $imm:ident, $t:ident, $refund:ident }) => {{
             if eval_binop($op, r!($a), imm_bits($imm)) as u32 == 0 {
                 counters.instructions -= $refund as u64;
-                pc = $t as usize;
-                continue;
+                arrive!($t as usize);
             }
         }};
         (Br { $t:ident }) => {{
             counters.branches += 1;
-            pc = $t as usize;
-            continue;
+            arrive!($t as usize);
         }};
         (BrLoop { $t:ident }) => {{
             counters.branches += 1;
             counters.loop_iterations += 1;
             obs.loop_iteration();
-            pc = $t as usize;
-            continue;
+            arrive!($t as usize);
         }};
         (BrTarget { $t:ident }) => {{ branch!($t) }};
         (BrIf { $cond:ident, $t:ident, $refund:ident }) => {{
@@ -795,6 +815,17 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             enter!(callee, $args, true);
         }};
         (Copy { $dst:ident, $src:ident }) => {{ r!($dst) = r!($src) }};
+        (Copy2 { $dst:ident, $src:ident, $dst2:ident, $src2:ident }) => {{
+            r!($dst) = r!($src);
+            r!($dst2) = r!($src2);
+        }};
+        (Copy2x128 { $dst:ident, $src:ident, $dst2:ident, $src2:ident }) => {{
+            set_v!($dst, v!($src));
+            set_v!($dst2, v!($src2));
+        }};
+        (I32XorRotlImm { $dst:ident, $a:ident, $b:ident, $imm:ident }) => {{
+            r!($dst) = <u32 as Slot>::put(get!(u32, $a) ^ get!(u32, $b).rotate_left($imm))
+        }};
         (Const32 { $dst:ident, $value:ident }) => {{ r!($dst) = $value as u64 }};
         (Const64 { $dst:ident, $lo:ident, $hi:ident }) => {{ r!($dst) = ($hi as u64) << 32 | $lo as u64 }};
         (ConstV128 { $dst:ident, $idx:ident }) => {{ set_v!($dst, body.v128s[$idx as usize]) }};
