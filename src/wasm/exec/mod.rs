@@ -340,11 +340,6 @@ fn put_value(frame: &mut [u64; FRAME_SLOTS], hi: &mut [u64], fp: usize, s: usize
     }
 }
 
-/// Whether a taken branch, call or return charges the fuel block it arrives at itself
-/// (`arrive!` in [`run`]). Not in the components' compact loop, where every byte of the loop is
-/// compile time for the host.
-const ARRIVE: bool = !cfg!(feature = "compact-ops");
-
 /// The loop. `P`: precise budget mode, checked per instruction; with the `one-loop` feature
 /// only `P = false` is instantiated and `precise` says it at run time instead (one copy of
 /// the loop, one predictable branch per instruction).
@@ -441,28 +436,6 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             );
         }};
     }
-    // Continues at `$t`. Outside the precise mode, a fuel block that starts there is charged
-    // on arrival, without a dispatch of its `Fuel` op: the same checks and the same counter
-    // updates as that op's rule below, and `Stop::Precise` leaves `pc` at the op, so the
-    // precise rerun executes it. Most blocks are entered by a branch, call or return
-    // (docs/interpreter.md, "Budget modes").
-    macro_rules! arrive {
-        ($t:expr) => {{
-            pc = $t;
-            if ARRIVE && !precise {
-                if let Op::Fuel { n, .. } = code[pc] {
-                    if counters.instructions + n as u64 > limit {
-                        save!();
-                        return Stop::Precise;
-                    }
-                    block_base = counters.instructions;
-                    counters.instructions += n as u64;
-                    pc += 1;
-                }
-            }
-            continue;
-        }};
-    }
     // Switches to the function `$f` (a store function index) with frame pointer `$fp`.
     // Calls are counted once the callee is entered (a call that overflows the stack traps
     // before it happens).
@@ -502,7 +475,8 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                     body = cb;
                     code = &body.code;
                     fp = new_fp;
-                    arrive!(0);
+                    pc = 0;
+                    continue;
                 }
                 FuncKind::Host { index } => {
                     counters.calls += 1;
@@ -530,7 +504,8 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                     for (i, &v) in results.iter().enumerate() {
                         put_value(frame, hi, fp, $args as usize + i, v);
                     }
-                    arrive!(pc + 1);
+                    pc += 1;
+                    continue;
                 }
             }
         }};
@@ -562,7 +537,8 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                     code = &body.code;
                     fp = fr.fp as usize;
                     frame = frame_at!(fp);
-                    arrive!(fr.pc as usize);
+                    pc = fr.pc as usize;
+                    continue;
                 }
             }
         }};
@@ -592,7 +568,8 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                         counters.loop_iterations += 1;
                         obs.loop_iteration();
                     }
-                    arrive!(t.pc as usize);
+                    pc = t.pc as usize;
+                    continue;
                 }
             }
         }};
@@ -602,7 +579,8 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
         ($t:expr, $refund:expr) => {{
             counters.instructions -= $refund as u64;
             counters.branches += 1;
-            arrive!($t as usize);
+            pc = $t as usize;
+            continue;
         }};
     }
     // A taken conditional branch back to a loop.
@@ -612,7 +590,8 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             counters.branches += 1;
             counters.loop_iterations += 1;
             obs.loop_iteration();
-            arrive!($t as usize);
+            pc = $t as usize;
+            continue;
         }};
     }
     // The exact instruction count, for an observer's event (computed only when it is enabled).
@@ -673,13 +652,6 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
         (@hot_imm $name:ident { $dst:ident, $a:ident, $imm:ident }) => {
             r!($dst) = eval_binop(Binop::$name, r!($a), imm_bits($imm))
         };
-        (@magic I32DivU { $dst:ident, $a:ident, $d:ident, $m:ident }) => {{
-            let _ = $d; // the quotient needs only the multiplier
-            r!($dst) = u64::from(num::u32_div_by_magic(get!(u32, $a), $m))
-        }};
-        (@magic I32RemU { $dst:ident, $a:ident, $d:ident, $m:ident }) => {
-            r!($dst) = u64::from(num::u32_rem_by_magic(get!(u32, $a), u32::from($d), $m))
-        };
         (Fuel { $n:ident, $first:ident }) => {{
             if precise {
                 if counters.instructions > limit {
@@ -694,34 +666,42 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             counters.instructions += $n as u64;
         }};
         (Unreachable) => {{ trap!(TrapKind::Unreachable) }};
-        (Jump { $t:ident }) => {{ arrive!($t as usize) }};
+        (Jump { $t:ident }) => {{
+            pc = $t as usize;
+            continue;
+        }};
         (JumpIfZero { $cond:ident, $t:ident, $refund:ident }) => {{
             if get!(u32, $cond) == 0 {
                 counters.instructions -= $refund as u64;
-                arrive!($t as usize);
+                pc = $t as usize;
+                continue;
             }
         }};
         (JumpIfNotCmp { $op:ident, $a:ident, $b:ident, $t:ident, $refund:ident }) => {{
             if eval_binop($op, r!($a), r!($b)) as u32 == 0 {
                 counters.instructions -= $refund as u64;
-                arrive!($t as usize);
+                pc = $t as usize;
+                continue;
             }
         }};
         (JumpIfNotCmpImm { $op:ident, $a:ident, $imm:ident, $t:ident, $refund:ident }) => {{
             if eval_binop($op, r!($a), imm_bits($imm)) as u32 == 0 {
                 counters.instructions -= $refund as u64;
-                arrive!($t as usize);
+                pc = $t as usize;
+                continue;
             }
         }};
         (Br { $t:ident }) => {{
             counters.branches += 1;
-            arrive!($t as usize);
+            pc = $t as usize;
+            continue;
         }};
         (BrLoop { $t:ident }) => {{
             counters.branches += 1;
             counters.loop_iterations += 1;
             obs.loop_iteration();
-            arrive!($t as usize);
+            pc = $t as usize;
+            continue;
         }};
         (BrTarget { $t:ident }) => {{ branch!($t) }};
         (BrIf { $cond:ident, $t:ident, $refund:ident }) => {{
@@ -815,17 +795,6 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             enter!(callee, $args, true);
         }};
         (Copy { $dst:ident, $src:ident }) => {{ r!($dst) = r!($src) }};
-        (Copy2 { $dst:ident, $src:ident, $dst2:ident, $src2:ident }) => {{
-            r!($dst) = r!($src);
-            r!($dst2) = r!($src2);
-        }};
-        (Copy2x128 { $dst:ident, $src:ident, $dst2:ident, $src2:ident }) => {{
-            set_v!($dst, v!($src));
-            set_v!($dst2, v!($src2));
-        }};
-        (I32XorRotlImm { $dst:ident, $a:ident, $b:ident, $imm:ident }) => {{
-            r!($dst) = <u32 as Slot>::put(get!(u32, $a) ^ get!(u32, $b).rotate_left($imm))
-        }};
         (Const32 { $dst:ident, $value:ident }) => {{ r!($dst) = $value as u64 }};
         (Const64 { $dst:ident, $lo:ident, $hi:ident }) => {{ r!($dst) = ($hi as u64) << 32 | $lo as u64 }};
         (ConstV128 { $dst:ident, $idx:ident }) => {{ set_v!($dst, body.v128s[$idx as usize]) }};

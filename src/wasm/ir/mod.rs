@@ -211,12 +211,7 @@ macro_rules! for_each_trap_binop {
 ///   comparison `Binop::Name` ([`Op::BrIfCmp`], [`Op::BrIfCmpImm`], [`Op::BrIfLoopCmp`],
 ///   [`Op::BrIfLoopCmpImm`] specialised to it);
 /// * `div`: `Name NameImm`, [`Op::TrapBinopImm`] of `TrapBinop::Name` by a constant other
-///   than 0 and -1, which cannot trap (no division by zero, no signed overflow);
-/// * `fused`: superinstructions, table entries of their own made by the translator's
-///   peepholes (`translate::peephole`) from pairs of ops that run often one after the other;
-/// * `magic`: `Name NameMagic`, unsigned 32-bit division or remainder by a constant `d` with
-///   2 ≤ `d` < 2¹⁶, as a multiplication by [`u32_div_magic`](crate::wasm::num::u32_div_magic)
-///   instead of a divide instruction (`m` holds the multiplier).
+///   than 0 and -1, which cannot trap (no division by zero, no signed overflow).
 #[cfg_attr(feature = "compact-ops", allow(unused_macros))]
 macro_rules! for_each_hot_op {
     ($m:ident) => {
@@ -246,16 +241,6 @@ macro_rules! for_each_hot_op {
             div {
                 I32DivS I32DivSImm, I32DivU I32DivUImm, I32RemS I32RemSImm, I32RemU I32RemUImm,
                 I64DivS I64DivSImm, I64DivU I64DivUImm, I64RemS I64RemSImm, I64RemU I64RemUImm
-            }
-            magic { I32DivU I32DivUMagic, I32RemU I32RemUMagic }
-            fused {
-                /// `dst = a ^ rotl(b, imm)` (`i32.rotl` by a constant whose result only
-                /// feeds an `i32.xor`; a hash function's round).
-                I32XorRotlImm { dst: Slot = out, a: Slot = src, b: Slot = src, imm: u32 = imm };
-                /// Two [`Op::Copy`]s in a row: `dst = src`, then `dst2 = src2`.
-                Copy2 { dst: Slot = dst, src: Slot = src, dst2: Slot = dst, src2: Slot = src };
-                /// [`Op::Copy2`] in a function that holds `v128` values (both halves).
-                Copy2x128 { dst: Slot = dst, src: Slot = src, dst2: Slot = dst, src2: Slot = src };
             }
         }
     };
@@ -351,8 +336,7 @@ pub(crate) enum TargetKind {
 /// [`Op::Fuel`] charged, and the translator's `cum`/`idx` side tables give each op's place in
 /// it (docs/counting.md, "Fuel blocks").
 macro_rules! op_table {
-    (binop { $($hot:ident $hot_imm:ident),* } cmp { $($cmp:tt)* } div { $($div:tt)* } magic { $($magic:tt)* }
-        fused { $($fused:tt)* }) => {
+    (binop { $($hot:ident $hot_imm:ident),* } cmp { $($cmp:tt)* } div { $($div:tt)* }) => {
         define_op! {
             ($)
             table {
@@ -542,13 +526,10 @@ macro_rules! op_table {
             /// op instead of a constant and the operation.
             TrapBinopImm { op: TrapBinop = kind, dst: Slot = out, a: Slot = src, imm: u32 = imm };
 
-            // ---- superinstructions of the native loop (`for_each_hot_op!`, `fused`) -------------
-            $($fused)*
             }
             hot { $($hot $hot_imm),* }
             cmp { $($cmp)* }
             div { $($div)* }
-            magic { $($magic)* }
         }
     };
 }
@@ -559,11 +540,10 @@ macro_rules! define_op {
     (($d:tt) table { $($entries:tt)* } hot { $($hot:ident $hot_imm:ident),* }
         cmp { $($cmp:ident $br:ident $br_imm:ident $lp:ident $lp_imm:ident),* }
         div { $($div:ident $div_imm:ident),* }
-        magic { $($mdiv:ident $magic:ident),* }
     ) => {
         define_op! {
             @dispatch ($d) { $($entries)* } hot { $($hot $hot_imm),* }
-            cmp { $($cmp $br $br_imm $lp $lp_imm),* } div { $($div $div_imm),* } magic { $($mdiv $magic),* }
+            cmp { $($cmp $br $br_imm $lp $lp_imm),* } div { $($div $div_imm),* }
         }
         define_op! {
             @gen
@@ -588,11 +568,6 @@ macro_rules! define_op {
                 /// [`Op::TrapBinopImm`] by a constant that cannot make it trap.
                 $div_imm { dst: Slot = out, a: Slot = src, imm: u32 = imm };
             )*
-            $(
-                /// Unsigned 32-bit division or remainder by the constant `d` (at least 2),
-                /// multiplying by `m`, its [`u32_div_magic`](crate::wasm::num::u32_div_magic).
-                $magic { dst: Slot = out, a: Slot = src, d: u16 = imm, m: u64 = imm };
-            )*
         }
 
         impl Op {
@@ -609,11 +584,6 @@ macro_rules! define_op {
                         Op::BrIfLoopCmp { op: Binop::$cmp, a, b, pc, refund } => Op::$lp { a, b, pc, refund },
                         Op::BrIfLoopCmpImm { op: Binop::$cmp, a, imm, pc, refund } => {
                             Op::$lp_imm { a, imm, pc, refund }
-                        }
-                    )*
-                    $(
-                        Op::TrapBinopImm { op: TrapBinop::$mdiv, dst, a, imm } if imm >= 2 && imm <= u32::from(u16::MAX) => {
-                            Op::$magic { dst, a, d: imm as u16, m: crate::wasm::num::u32_div_magic(imm) }
                         }
                     )*
                     $(
@@ -643,11 +613,6 @@ macro_rules! define_op {
                     $(
                         Op::$div_imm { dst, a, imm } => Op::TrapBinopImm { op: TrapBinop::$div, dst, a, imm },
                     )*
-                    $(
-                        Op::$magic { dst, a, d, .. } => {
-                            Op::TrapBinopImm { op: TrapBinop::$mdiv, dst, a, imm: u32::from(d) }
-                        }
-                    )*
                     other => other,
                 }
             }
@@ -658,7 +623,6 @@ macro_rules! define_op {
         hot { $($hot:ident $hot_imm:ident),* }
         cmp { $($cmp:ident $br:ident $br_imm:ident $lp:ident $lp_imm:ident),* }
         div { $($div:ident $div_imm:ident),* }
-        magic { $($mdiv:ident $magic:ident),* }
     ) => {
         /// The executor's dispatch skeleton, generated from [`op_table`]: `dispatch_op!(op, h)`
         /// is a `match` on the [`Op`] `op` with one arm per op, each handing the op to the
@@ -673,9 +637,7 @@ macro_rules! define_op {
         ///   constant `Binop::Name`, so that the handler can fold the comparison into the arm
         ///   where the generic op calls the shared out-of-line table;
         /// * `h!(TrapBinopImm { .. })` with `op` bound to the constant `TrapBinop::Name` for a
-        ///   division by a safe constant;
-        /// * `h!(@magic Name { dst, a, d, m })` for an unsigned division or remainder by a
-        ///   constant through its multiplier.
+        ///   division by a safe constant.
         ///
         /// A handler thus cannot forget an op, and an operand added to the table fails to match
         /// the handler's rule until the handler takes it.
@@ -711,7 +673,6 @@ macro_rules! define_op {
                             $d h!(TrapBinopImm { op, dst, a, imm })
                         }
                     )*
-                    $( Op::$magic { dst, a, d, m } => $d h!(@magic $mdiv { dst, a, d, m }), )*
                 }
             };
         }
@@ -832,7 +793,7 @@ macro_rules! op_fmt {
 #[cfg(not(feature = "compact-ops"))]
 for_each_hot_op!(op_table);
 #[cfg(feature = "compact-ops")]
-op_table! { binop {} cmp {} div {} magic {} fused {} }
+op_table! { binop {} cmp {} div {} }
 
 impl Op {
     /// Turns a move op into its form for a function that holds `v128` values: the ops that
@@ -842,8 +803,6 @@ impl Op {
         match *self {
             Op::Copy { dst, src } => *self = Op::Copy128 { dst, src },
             Op::Select { dst, a, b, c } => *self = Op::Select128 { dst, a, b, c },
-            #[cfg(not(feature = "compact-ops"))]
-            Op::Copy2 { dst, src, dst2, src2 } => *self = Op::Copy2x128 { dst, src, dst2, src2 },
             _ => {}
         }
     }

@@ -19,39 +19,6 @@ use crate::wasm::TrapKind;
 pub(crate) mod simd;
 
 // ---------------------------------------------------------------------------------------
-// unsigned 32-bit division by a constant, without a divide instruction
-// ---------------------------------------------------------------------------------------
-
-/// The multiplier that divides a 32-bit unsigned integer by `d` (2 ≤ `d` < 2³²) with one
-/// 64×64→128-bit multiplication: `M = ⌈2⁶⁴ / d⌉`, computed as `⌊(2⁶⁴ − 1) / d⌋ + 1` (the same
-/// number whether or not `d` divides 2⁶⁴). With 64 fractional bits, `⌊M·n / 2⁶⁴⌋ = ⌊n / d⌋`
-/// for every 32-bit `n` (D. Lemire, O. Kaser, N. Kurz, "Faster Remainder by Direct
-/// Computation", Software: Practice and Experience 49(6), 2019, Theorem 1 with N = 32 and
-/// F = 64); the test below checks it against the divide instruction.
-///
-/// # Panics
-/// When `d < 2` (`d = 1` would need 2⁶⁴).
-#[cfg_attr(feature = "compact-ops", allow(dead_code))]
-pub(crate) const fn u32_div_magic(d: u32) -> u64 {
-    assert!(d >= 2, "a divisor of at least 2");
-    u64::MAX / d as u64 + 1
-}
-
-/// `i32.div_u` of `n` by the constant `d` whose [`u32_div_magic`] is `m`: `⌊n / d⌋`.
-#[inline]
-#[cfg_attr(feature = "compact-ops", allow(dead_code))]
-pub(crate) fn u32_div_by_magic(n: u32, m: u64) -> u32 {
-    ((u128::from(m) * u128::from(n)) >> 64) as u32
-}
-
-/// `i32.rem_u` of `n` by the constant `d` whose [`u32_div_magic`] is `m`: `n − ⌊n / d⌋·d`.
-#[inline]
-#[cfg_attr(feature = "compact-ops", allow(dead_code))]
-pub(crate) fn u32_rem_by_magic(n: u32, d: u32, m: u64) -> u32 {
-    n.wrapping_sub(u32_div_by_magic(n, m).wrapping_mul(d))
-}
-
-// ---------------------------------------------------------------------------------------
 // min / max
 // ---------------------------------------------------------------------------------------
 
@@ -477,33 +444,6 @@ pub fn i64_rem_u(a: u64, b: u64) -> Result<u64, TrapKind> {
 
 #[cfg(test)]
 mod tests {
-    /// The multiplier gives the hardware's quotient and remainder: for every divisor below
-    /// 2¹⁶ on dividends at both ends of the range and on a pseudo-random spread, and for
-    /// every dividend with a few divisors (exhaustive over 2³² would take minutes).
-    #[test]
-    fn division_by_magic_matches_the_divide_instruction() {
-        let mut x: u32 = 0x9e37_79b9;
-        for d in 2..=u32::from(u16::MAX) {
-            let m = super::u32_div_magic(d);
-            for k in 0..24u32 {
-                x ^= x << 13;
-                x ^= x >> 17;
-                x ^= x << 5;
-                for n in [k, u32::MAX - k, d.wrapping_mul(k), d.wrapping_mul(k).wrapping_sub(1), x] {
-                    assert_eq!(super::u32_div_by_magic(n, m), n / d, "{n} / {d}");
-                    assert_eq!(super::u32_rem_by_magic(n, d, m), n % d, "{n} % {d}");
-                }
-            }
-        }
-        for d in [3u32, 7, 10, 641, 65521] {
-            let m = super::u32_div_magic(d);
-            for n in (0..=u32::MAX).step_by(4093) {
-                assert_eq!(super::u32_div_by_magic(n, m), n / d, "{n} / {d}");
-                assert_eq!(super::u32_rem_by_magic(n, d, m), n % d, "{n} % {d}");
-            }
-        }
-    }
-
     use super::*;
     use crate::wasm::TrapKind::{IntegerDivideByZero, IntegerOverflow, InvalidConversionToInteger};
 

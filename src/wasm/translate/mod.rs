@@ -241,8 +241,6 @@ impl<'m> Translator<'m> {
     }
 
     fn emit(&mut self, op: Op) -> usize {
-        #[cfg(not(feature = "compact-ops"))]
-        let op = self.fuse_with_last(op);
         self.e.push(op, self.count, self.instr)
     }
 

@@ -8,9 +8,6 @@
 //! * Condition fusion: `cmp → temp; br_if` / `if` becomes one compare-and-branch op.
 //! * Loop tail: `i += step; br_if (i <u n) loop` (also `<s`, `!=`) becomes one
 //!   `IncBrIfLoop*` op.
-//! * Pairs (native loop only, not `compact-ops`): two `Copy`s become one `Copy2`; `i32.rotl`
-//!   by a constant into a temporary that an `i32.xor` then consumes becomes one
-//!   `I32XorRotlImm`. The fused op carries the second op's position.
 //!
 //! Constant right operands are folded earlier, on the translator's operand stack (`Opnd::Imm`).
 
@@ -65,30 +62,5 @@ impl Translator<'_> {
         }
         self.e.pop();
         Some((make, step))
-    }
-
-    /// Fuses `op`, about to be emitted, with the last op when the pair has a superinstruction
-    /// (the module comment's "Pairs"): removes the last op and returns the fused one, else
-    /// returns `op`. Both ops are pure moves or computations, so where a precise budget stops
-    /// (before the fused op) nothing observable differs.
-    #[cfg(not(feature = "compact-ops"))]
-    pub(super) fn fuse_with_last(&mut self, op: Op) -> Op {
-        let first_temp = self.temp_slot(0);
-        let Some(last) = self.e.last_mut().map(|o| o.generic()) else { return op };
-        let fused = match (last, op.generic()) {
-            (Op::Copy { dst, src }, Op::Copy { dst: dst2, src: src2 }) => Op::Copy2 { dst, src, dst2, src2 },
-            (
-                Op::BinopImm { op: ir::Binop::I32Rotl, dst: t, a: x, imm },
-                Op::Binop { op: ir::Binop::I32Xor, dst, a, b },
-            ) if t >= first_temp && (a == t) != (b == t) => {
-                // The rotation's temporary is consumed here (it was the top of the operand
-                // stack, or the operand under a local's slot) and is dead afterwards.
-                let other = if b == t { a } else { b };
-                Op::I32XorRotlImm { dst, a: other, b: x, imm }
-            }
-            _ => return op,
-        };
-        self.e.pop();
-        fused
     }
 }
