@@ -272,12 +272,10 @@ fn budget_exhaustion_stops_where_the_native_loop_stops() {
 // ------------------------------------------------------------------ the artifact's shape
 
 /// Every host compiles a Content component again on every run, so its size is start-up time
-/// (docs/components.md). Each is held a little above the size it reached with opt-level "z",
-/// one execution loop, wasm-opt and rejections without reasons (the heap analyzer 165,733
-/// bytes, the interpreter components about 457,000; their goal is 250,000, not reached yet).
+/// (docs/components.md, "Sizes"): the interpreter components are held to 250,000 bytes and
+/// the heap analyzer to 200,000, the start-up issue's bounds.
 #[test]
 fn component_sizes() {
-    // The start-up bounds: every host compiles a component on every run (docs/components.md).
     for (rel, bound) in [
         ("application/wasm/qip-interpret-memory-page-writes-csv.wasm", 250_000),
         ("application/wasm/qip-interpret-memory-thermal-ktx2.wasm", 250_000),
