@@ -16,6 +16,10 @@ fn locale_compare_equals_icu_root_collation() {
     let mut alphabet: Vec<char> =
         (' '..='~').chain(['\t', '\n', '\u{b7}', '\u{b7}', 'l', 'L', 'l', 'L']).collect();
     alphabet.extend(('\u{c0}'..='\u{17f}').filter(|c| c.is_alphabetic()));
+    // Greek and Cyrillic (the generated table), with weight on the letters that share a
+    // primary with others (case and variant forms, `ґ` after `г`).
+    alphabet.extend(generated_table().1);
+    alphabet.extend(['\u{3c3}', '\u{3c2}', '\u{3a3}', '\u{3f2}', '\u{433}', '\u{491}', '\u{413}', '\u{453}']);
     // xorshift64: a fixed sequence, so a failure repeats.
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
     let mut random = move |n: usize| {
@@ -47,4 +51,202 @@ fn locale_compare_equals_icu_root_collation() {
     let mut names = ["x/Zebra", "x/\u{c4}rger", "x/\u{e4}pfel", "x/Apfel", "x/apfel"];
     names.sort_by(|a, b| icu.compare(a, b));
     assert_eq!(names, ["x/apfel", "x/Apfel", "x/\u{e4}pfel", "x/\u{c4}rger", "x/Zebra"]);
+}
+
+/// The scripts beyond Latin whose letters `src/heap/collate_table.rs` orders: Greek and Coptic,
+/// Greek Extended, Cyrillic and Cyrillic Supplement.
+const SCRIPTS: [(u32, u32); 3] = [(0x370, 0x3ff), (0x1f00, 0x1fff), (0x400, 0x52f)];
+
+fn collator(strength: Strength) -> icu_collator::CollatorBorrowed<'static> {
+    let mut options = CollatorOptions::default();
+    options.strength = Some(strength);
+    Collator::try_new(CollatorPreferences::default(), options).unwrap()
+}
+
+/// The letters of [`SCRIPTS`]: every alphabetic character, by code point.
+fn script_letters() -> Vec<char> {
+    SCRIPTS
+        .iter()
+        .flat_map(|&(a, b)| a..=b)
+        .filter_map(char::from_u32)
+        .filter(|c| c.is_alphabetic())
+        .collect()
+}
+
+/// `src/heap/collate_table.rs` as ICU4X's root collation gives it (see that file for the
+/// model): letters and marks from the canonical decompositions, primaries from the order at
+/// primary strength, a letter's own secondary placed among the marks' by comparing
+/// `base letter` against `base mark base`, tertiaries ranked within each letter's secondary
+/// class. Also the letters it orders (those of [`SCRIPTS`] but the ones that expand to
+/// several primaries, and those decomposing to them).
+fn generated_table() -> (String, Vec<char>) {
+    use std::cmp::Ordering;
+    use std::fmt::Write;
+    let (primary, secondary, tertiary) =
+        (collator(Strength::Primary), collator(Strength::Secondary), collator(Strength::Tertiary));
+    let nfd = icu_normalizer::DecomposingNormalizerBorrowed::new_nfd();
+    let s = |c: char| c.to_string();
+    // Each letter as its base letter and marks.
+    let mut decomposed: Vec<(char, Vec<char>)> = Vec::new();
+    let mut bases: Vec<char> = Vec::new();
+    let mut marks: Vec<char> = Vec::new();
+    for c in script_letters() {
+        let mut d: Vec<char> = nfd.normalize(&s(c)).chars().collect();
+        // A contraction of the root collation, a letter of its own (`й` is not `и` + breve).
+        if !primary.compare(&s(c), &s(d[0])).is_eq() {
+            d = vec![c];
+        }
+        // A sign whose decomposition leaves the scripts (U+0374, U+037E, U+0387) is no letter.
+        if !SCRIPTS.iter().any(|&(a, b)| (a..=b).contains(&(d[0] as u32))) {
+            continue;
+        }
+        assert!(d[1..].iter().all(|m| !m.is_alphabetic() || *m == '\u{345}'), "{c:?}: {d:?}");
+        if !bases.contains(&d[0]) {
+            bases.push(d[0]);
+        }
+        for m in &d[1..] {
+            if !marks.contains(m) {
+                marks.push(*m);
+            }
+        }
+        if d.len() > 1 || d[0] != c {
+            decomposed.push((c, d));
+        }
+    }
+    // Marks in secondary order, equal ones sharing a rank: value 4 (rank + 1).
+    marks.sort_by(|a, b| secondary.compare(&format!("a{a}"), &format!("a{b}")));
+    let mut mark_value: Vec<(char, u16)> = Vec::new();
+    for (i, m) in marks.iter().enumerate() {
+        let same = i > 0 && secondary.compare(&format!("a{}", marks[i - 1]), &format!("a{m}")).is_eq();
+        let rank = if same { mark_value[i - 1].1 / 4 - 1 } else { mark_value.last().map_or(0, |v| v.1 / 4) };
+        mark_value.push((*m, 4 * (rank + 1)));
+    }
+    // Base letters in tertiary order, grouped by primary.
+    bases.sort_by(|a, b| tertiary.compare(&s(*a), &s(*b)).then(a.cmp(b)));
+    let group = |bases: &[char]| {
+        let mut groups: Vec<Vec<char>> = Vec::new();
+        for &c in bases {
+            match groups.last_mut() {
+                Some(g) if primary.compare(&s(g[0]), &s(c)).is_eq() => g.push(c),
+                _ => groups.push(vec![c]),
+            }
+        }
+        groups
+    };
+    // A letter that expands to several primaries (`ϗ` is `και`) is no single element: against
+    // each group's first letter followed by the first or the last letter, it must compare as
+    // its group does.
+    let groups = group(&bases);
+    let (low, high) = (groups[0][0], groups[groups.len() - 1][0]);
+    let expands = |c: char, own: usize| {
+        groups.iter().enumerate().any(|(q, g)| {
+            [low, high].iter().any(|&w| {
+                let want = if q == own { Ordering::Less } else { own.cmp(&q) };
+                primary.compare(&s(c), &format!("{}{w}", g[0])) != want
+            })
+        })
+    };
+    let expanding: Vec<char> = groups
+        .iter()
+        .enumerate()
+        .flat_map(|(p, g)| g.iter().filter(move |&&c| expands(c, p)).copied())
+        .collect();
+    bases.retain(|c| !expanding.contains(c));
+    decomposed.retain(|(_, d)| !expanding.contains(&d[0]));
+    let groups = group(&bases);
+    // All after the last letter of Latin (`ʼ`).
+    assert!(groups.iter().all(|g| primary.compare("\u{2bc}", &s(g[0])).is_lt()));
+    let mut letters: Vec<(char, u16, u16, u8)> = Vec::new();
+    for (p, group) in groups.iter().enumerate() {
+        let first = group[0];
+        let (mut sec, mut ter) = (0u16, 0u8);
+        for (i, &c) in group.iter().enumerate() {
+            if i > 0 {
+                let prev = group[i - 1];
+                if !secondary.compare(&s(prev), &s(c)).is_eq() {
+                    // A secondary of its own: where `first c` falls among `first mark first`.
+                    let key = format!("{first}{c}");
+                    let mut value = None;
+                    for &(m, v) in &mark_value {
+                        match secondary.compare(&key, &format!("{first}{m}{first}")) {
+                            Ordering::Less => {
+                                value = Some(v - 2);
+                                break;
+                            }
+                            Ordering::Equal => {
+                                value = Some(v);
+                                break;
+                            }
+                            Ordering::Greater => {}
+                        }
+                    }
+                    let v = value.unwrap_or(mark_value.last().map_or(0, |m| m.1) + 2);
+                    assert!(v > sec, "{c:?}: its secondary does not follow {prev:?}'s among the marks");
+                    (sec, ter) = (v, 0);
+                } else if !tertiary.compare(&s(prev), &s(c)).is_eq() {
+                    ter += 1;
+                }
+            }
+            letters.push((c, p as u16, sec, ter));
+        }
+    }
+    letters.sort();
+    decomposed.sort();
+    let letters_out: Vec<char> = letters.iter().map(|l| l.0).collect();
+    let mut out = String::from(
+        "//! Generated by `REWRITE_TABLES=1 cargo test --test collation` from ICU4X's root collation\n\
+         //! (tests/collation.rs); do not edit. The letters of Greek and Coptic, Greek Extended,\n\
+         //! Cyrillic and Cyrillic Supplement (`super::elements`).\n\n",
+    );
+    out.push_str("/// Combining marks of the decompositions below: (code point, secondary weight).\n");
+    out.push_str("#[rustfmt::skip]\npub(super) const MARKS: &[(u32, u16)] = &[\n");
+    let mut marks_sorted = mark_value.clone();
+    marks_sorted.sort();
+    for (m, v) in marks_sorted {
+        writeln!(out, "    (0x{:04X}, {v}),", m as u32).unwrap();
+    }
+    out.push_str(
+        "];\n\n/// Letters without a decomposition: (code point, primary, secondary, tertiary); the\n",
+    );
+    out.push_str("/// primary counts from the first letter beyond Latin.\n");
+    out.push_str("#[rustfmt::skip]\npub(super) const LETTERS: &[(u32, u16, u16, u8)] = &[\n");
+    for (c, p, sec, ter) in letters {
+        writeln!(out, "    (0x{:04X}, {p}, {sec}, {ter}),", c as u32).unwrap();
+    }
+    out.push_str(
+        "];\n\n/// Canonical decompositions (Unicode's `NFD`): (code point, base letter, marks, 0 where\n",
+    );
+    out.push_str("/// there are fewer than three).\n");
+    out.push_str("#[rustfmt::skip]\npub(super) const DECOMPOSED: &[(u32, u32, [u32; 3])] = &[\n");
+    for (c, d) in &decomposed {
+        assert!(d.len() <= 4, "{c:?}: more than three marks");
+        let m = |i: usize| d.get(i).map_or(0, |&m| m as u32);
+        writeln!(
+            out,
+            "    (0x{:04X}, 0x{:04X}, [0x{:04X}, 0x{:04X}, 0x{:04X}]),",
+            *c as u32,
+            d[0] as u32,
+            m(1),
+            m(2),
+            m(3)
+        )
+        .unwrap();
+    }
+    out.push_str("];\n");
+    let claimed = letters_out.into_iter().chain(decomposed.iter().map(|d| d.0)).collect();
+    (out, claimed)
+}
+
+#[test]
+fn collation_table_is_icu_root_collation() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/heap/collate_table.rs");
+    let (table, _) = generated_table();
+    if std::env::var_os("REWRITE_TABLES").is_some() {
+        std::fs::write(&path, &table).unwrap();
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        have == table,
+        "src/heap/collate_table.rs is not what ICU4X gives: run `REWRITE_TABLES=1 cargo test --test collation`"
+    );
 }

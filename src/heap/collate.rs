@@ -25,11 +25,25 @@
 //! 4. tertiary: lower case, then compatibility forms (`æ ß ĳ ŉ ſ`), then upper case, then
 //!    upper-case compatibility forms (`Æ Œ Ĳ`).
 //!
-//! Other characters sort after all of these by code point, each as its own primary (an
-//! approximation: AssemblyScript names seen so far never contain them).
+//! Greek (U+0370–U+03FF, U+1F00–U+1FFF) and Cyrillic (U+0400–U+052F) letters come from a
+//! table generated from ICU4X's root collation (`collate_table.rs`, written and checked by
+//! tests/collation.rs): each letter is one element (its primary ranked after all of Latin, a
+//! secondary of its own where it has one, like `ґ` after `г`, and a tertiary ranked among the
+//! letters of its primary: `σ ϲ Σ Ϲ ς`), or its canonical decomposition, a base letter and
+//! up to three marks of the table's secondary order. `й` and `Й` are letters of their own (a
+//! contraction of the root collation); `ϗ` and `Ϗ`, which expand to three letters, are not
+//! in the table.
+//!
+//! Other characters sort by code point, each as its own primary: those below U+0370 between
+//! Latin and Greek, the others after Cyrillic (an approximation: AssemblyScript names seen so
+//! far never contain them). A combining mark typed after a letter, rather than precomposed,
+//! is such a character too.
 
 use alloc::vec::Vec;
 use core::cmp::Ordering;
+
+#[path = "collate_table.rs"]
+mod table;
 
 /// Symbol primaries, in root order.
 const SYMBOLS: &str = "_-,;:!?.\u{b7}'\"()[]{}@*/\\&#%`^+<=>|~$";
@@ -118,7 +132,7 @@ const DECOMPOSED: &[(u16, u8, u8)] = &[
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Element {
     primary: u32,
-    secondary: u8,
+    secondary: u16,
     tertiary: u8,
 }
 
@@ -132,7 +146,7 @@ fn letter(c: char, tertiary: u8) -> Element {
 }
 
 fn mark(secondary: u8, tertiary: u8) -> Element {
-    Element { primary: 0, secondary, tertiary }
+    Element { primary: 0, secondary: u16::from(secondary), tertiary }
 }
 
 /// The elements of `c` into `out` (none for an ignorable character).
@@ -195,8 +209,33 @@ fn elements(c: char, out: &mut Vec<Element>) {
         '\u{14a}' | '\u{14b}' => out.push(letter('\u{14b}', t(c == '\u{14a}'))),
         '\u{166}' | '\u{167}' => out.push(letter('\u{167}', t(c == '\u{166}'))),
         '\u{de}' => out.push(letter('\u{fe}', UPPER)),
-        _ => out.push(Element { primary: 1000 + code, secondary: 0, tertiary: LOWER }),
+        _ => {
+            if !beyond_latin(code, out) {
+                // Unordered: before the scripts of the table when below them, else after them.
+                let primary = if code < 0x370 { 1000 + code } else { 200_000 + code };
+                out.push(Element { primary, secondary: 0, tertiary: LOWER });
+            }
+        }
     }
+}
+
+/// The elements of a letter of the generated table ([`table`]: Greek and Cyrillic) into `out`:
+/// its base letter, then one element per combining mark. `false` when the table has no `code`.
+fn beyond_latin(code: u32, out: &mut Vec<Element>) -> bool {
+    let (base, marks) = match table::DECOMPOSED.binary_search_by_key(&code, |d| d.0) {
+        Ok(i) => (table::DECOMPOSED[i].1, table::DECOMPOSED[i].2),
+        Err(_) => (code, [0; 3]),
+    };
+    let Ok(i) = table::LETTERS.binary_search_by_key(&base, |l| l.0) else { return false };
+    let (_, primary, secondary, tertiary) = table::LETTERS[i];
+    // Table secondaries are compared only with each other and the common weight 0 (a letter
+    // of the table never lines up with a Latin element when the primaries are equal).
+    out.push(Element { primary: 100_000 + u32::from(primary), secondary, tertiary });
+    for m in marks.into_iter().take_while(|&m| m != 0) {
+        let s = table::MARKS.binary_search_by_key(&m, |x| x.0).map_or(0, |k| table::MARKS[k].1);
+        out.push(Element { primary: 0, secondary: s, tertiary: LOWER });
+    }
+    true
 }
 
 /// The elements of a whole string; `l·` and `L·` count as `ŀ` and `Ŀ` (a contraction of the
@@ -272,6 +311,19 @@ mod tests {
         assert_eq!(locale_compare("\u{e6}", "af"), Less);
         // The l\u{b7} contraction.
         assert_eq!(locale_compare("l\u{b7}", "\u{140}"), Equal);
+    }
+
+    #[test]
+    fn greek_and_cyrillic() {
+        // ICU4X's root collator gives each of these (tests/collation.rs checks the table).
+        // Final sigma is a tertiary variant after capital sigma; it still ties only on case.
+        assert_eq!(locale_compare("\u{3c2}", "\u{3a3}"), Greater);
+        assert_eq!(locale_compare("\u{3c3}\u{3c2}", "\u{3c3}\u{3c3}"), Greater);
+        // `ґ` has a secondary of its own, below the acute of `ѓ`.
+        assert_eq!(locale_compare("\u{433}\u{491}", "\u{453}\u{433}"), Less);
+        // Greek after Latin, Cyrillic after Greek.
+        assert_eq!(locale_compare("\u{3b1}", "\u{fe}"), Greater);
+        assert_eq!(locale_compare("\u{430}", "\u{3c9}"), Greater);
     }
 
     #[test]
