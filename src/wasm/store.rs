@@ -151,6 +151,9 @@ pub struct Store {
     /// The high halves of `v128` values, slot for slot beside `stack`; allocated only once a
     /// module with such values is instantiated ([`Module`]'s `wide`).
     pub(crate) stack_hi: Vec<u64>,
+    /// The call stack's storage, kept between calls so that a host calling many short
+    /// functions does not grow a new one each time.
+    pub(crate) frames: Vec<crate::wasm::exec::Frame>,
 }
 
 impl core::fmt::Debug for Store {
@@ -183,6 +186,7 @@ impl Store {
             instruction_limit: u64::MAX,
             stack: Vec::new(),
             stack_hi: Vec::new(),
+            frames: Vec::new(),
         }
     }
 

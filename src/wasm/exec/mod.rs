@@ -31,9 +31,12 @@ use alloc::boxed::Box;
 mod memory;
 mod table;
 
+/// Arguments (and results) of a host call passed without a heap allocation.
+const HOST_VALUES: usize = 8;
+
 /// A suspended caller.
 #[derive(Debug, Clone, Copy)]
-struct Frame {
+pub(crate) struct Frame {
     func: u32,
     pc: u32,
     fp: u32,
@@ -163,8 +166,9 @@ pub(crate) fn invoke<O: Observer>(
         fp: 0,
         block_base: store.counters.instructions,
         block_first: 0,
-        frames: Vec::new(),
+        frames: core::mem::take(&mut store.frames),
     };
+    state.frames.clear();
     if let FuncKind::Wasm { index, .. } = info.kind {
         obs.enter(index, store.counters.instructions);
     }
@@ -177,6 +181,7 @@ pub(crate) fn invoke<O: Observer>(
             run::<O, true>(store, &mut state, obs, true)
         };
     }
+    store.frames = core::mem::take(&mut state.frames);
     match stop {
         Stop::Done => {
             let frame = <&[u64; FRAME_SLOTS]>::try_from(&store.stack[..FRAME_SLOTS])
@@ -483,21 +488,33 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                     counters.indirect_calls += $indirect as u64;
                     obs.call($indirect);
                     let ty = &funcs[callee as usize].ty;
-                    let args: Vec<Value> = ty
-                        .params()
-                        .iter()
-                        .enumerate()
-                        .map(|(i, &t)| slot_value(frame, hi, fp, $args as usize + i, t))
-                        .collect();
-                    let mut results: Vec<Value> =
-                        ty.results().iter().map(|t| Value::default_of(*t)).collect();
+                    // Arguments and results in fixed buffers when they fit (most host functions
+                    // take a few values), else on the heap.
+                    let (params, res) = (ty.params(), ty.results());
+                    let (mut arg_buf, mut res_buf) =
+                        ([Value::I32(0); HOST_VALUES], [Value::I32(0); HOST_VALUES]);
+                    let (mut arg_vec, mut res_vec) = (Vec::new(), Vec::new());
+                    let fits = params.len() <= HOST_VALUES && res.len() <= HOST_VALUES;
+                    let (args, results) = if fits {
+                        (&mut arg_buf[..params.len()], &mut res_buf[..res.len()])
+                    } else {
+                        arg_vec.resize(params.len(), Value::I32(0));
+                        res_vec.resize(res.len(), Value::I32(0));
+                        (&mut arg_vec[..], &mut res_vec[..])
+                    };
+                    for (i, (a, &t)) in args.iter_mut().zip(params).enumerate() {
+                        *a = slot_value(frame, hi, fp, $args as usize + i, t);
+                    }
+                    for (r, &t) in results.iter_mut().zip(res) {
+                        *r = Value::default_of(t);
+                    }
                     let mut caller = Caller {
                         memory: &mut mem.data,
                         globals: &globals[..],
                         global_addrs: &inst.globals,
                         global_types: &inst.module.global_types,
                     };
-                    if let Err(k) = (host_funcs[index as usize])(&mut caller, &args, &mut results) {
+                    if let Err(k) = (host_funcs[index as usize])(&mut caller, args, results) {
                         trap!(k);
                     }
                     // The caller's frame has room for the results (translation counted them).
