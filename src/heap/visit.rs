@@ -122,11 +122,12 @@ impl core::fmt::Debug for CachedVm {
     }
 }
 
-/// The names in a module's `name` section: functions and globals, by index.
-fn names(wasm: &[u8]) -> (BTreeMap<u32, String>, BTreeMap<u32, String>) {
+/// The names in a module's `name` section: functions (borrowed from `wasm`) and globals, by
+/// index.
+fn names(wasm: &[u8]) -> (BTreeMap<u32, &str>, BTreeMap<u32, String>) {
     let names = Names::of_module(wasm);
-    let map = |v: Vec<(u32, &str)>| v.into_iter().map(|(i, n)| (i, n.to_string())).collect();
-    (map(names.functions), map(names.globals))
+    let globals = names.globals.into_iter().map(|(i, n)| (i, n.to_string())).collect();
+    (names.functions.into_iter().collect(), globals)
 }
 
 /// What the static scan of the code finds.
@@ -152,7 +153,7 @@ struct Code<'a> {
 const MAX_SCANNED_OPS: usize = 4096;
 
 /// Reads the sections, the bodies of the constructors, the accessors and `__visit_globals`.
-fn scan_code<'a>(wasm: &'a [u8], funcs: &BTreeMap<u32, String>, new: &[u32], visit_globals: u32) -> Code<'a> {
+fn scan_code<'a>(wasm: &'a [u8], funcs: &BTreeMap<u32, &str>, new: &[u32], visit_globals: u32) -> Code<'a> {
     let mut code = Code::default();
     let Ok(mut sections) = Sections::new(wasm) else { return code };
     while let Ok(Some(section)) = sections.next_section() {
@@ -216,13 +217,17 @@ impl Code<'_> {
         &mut self,
         index: u32,
         body: &Body<'_>,
-        funcs: &BTreeMap<u32, String>,
+        funcs: &BTreeMap<u32, &str>,
         new: &[u32],
         visit_globals: u32,
     ) {
-        let Some(name) = funcs.get(&index) else { return };
-        let accessor = name.split_once("#get:").or_else(|| name.split_once("#set:"));
-        let constructor = name.strip_suffix("#constructor");
+        let Some(&name) = funcs.get(&index) else { return };
+        // `Class#get:field`, `Class#set:field`, `Class#constructor`: split at the last `#`
+        // (a class name may hold one, a member name does not).
+        let (class, member) = name.rsplit_once('#').unwrap_or((name, ""));
+        let accessor =
+            member.strip_prefix("get:").or_else(|| member.strip_prefix("set:")).map(|field| (class, field));
+        let constructor = (member == "constructor").then_some(class);
         if index != visit_globals && accessor.is_none() && constructor.is_none() {
             return;
         }
@@ -453,7 +458,7 @@ impl Runtime {
     /// [`HeapError::Visitor`] when the module does not load or instantiate in the interpreter.
     pub fn find(wasm: &[u8]) -> Result<Option<Runtime>, HeapError> {
         let (funcs, global_names) = names(wasm);
-        let by_name = |n: &str| funcs.iter().find(|(_, v)| v.as_str() == n).map(|(&k, _)| k);
+        let by_name = |n: &str| funcs.iter().find(|(_, v)| **v == n).map(|(&k, _)| k);
         let (Some(visit_members), Some(visit_globals)) = (by_name(VISIT_MEMBERS), by_name(VISIT_GLOBALS))
         else {
             return Ok(None);
@@ -476,12 +481,10 @@ impl Runtime {
         let module = Module::new(bytes.as_deref().unwrap_or(wasm), &limits)
             .map_err(|e| HeapError::Visitor(e.to_string()))?;
         // Function names by index in the module that runs.
-        let funcs: BTreeMap<u32, String> = match &old_of {
-            Some(old_of) => old_of
-                .iter()
-                .enumerate()
-                .filter_map(|(n, o)| Some((n as u32, funcs.get(o)?.clone())))
-                .collect(),
+        let funcs: BTreeMap<u32, &str> = match &old_of {
+            Some(old_of) => {
+                old_of.iter().enumerate().filter_map(|(n, o)| Some((n as u32, *funcs.get(o)?))).collect()
+            }
             None => funcs,
         };
         let new_index = |old: u32| match &old_of {
@@ -574,7 +577,7 @@ impl Runtime {
 
     /// Names each class id by the visitors `__visit_members` enters for an empty object of
     /// that id, for the ids of the type table (or up to the first id that traps).
-    fn probe_classes(&mut self, funcs: &BTreeMap<u32, String>, rtti: Option<u32>) -> Result<(), HeapError> {
+    fn probe_classes(&mut self, funcs: &BTreeMap<u32, &str>, rtti: Option<u32>) -> Result<(), HeapError> {
         let mut vm = self.vm(65536)?;
         if vm.store.memory_data(vm.memory).len() < 65536 {
             vm.store.grow_memory(vm.memory, 1);
