@@ -435,6 +435,12 @@ fn without_dwarf(reps: usize) {
         let (b, sb) = time(&|| Analyzer::load(&plain).unwrap().analyze(&dump).unwrap());
         assert_eq!(snapshot_json(&sa), snapshot_json(&sb), "{program}: the same view both ways");
         let ratio = b.as_secs_f64() / a.as_secs_f64();
+        // Each further dump of one module (`diff`, a series of captures): the module read once.
+        let (with_dwarf, without) = (Analyzer::new(&dwarf).unwrap(), Analyzer::load(&plain).unwrap());
+        let (da, _) = time(&|| with_dwarf.analyze(&dump).unwrap());
+        let (db, sd) = time(&|| without.analyze(&dump).unwrap());
+        assert_eq!(snapshot_json(&sa), snapshot_json(&sd), "{program}: the same view from a loaded module");
+        let dump_ratio = db.as_secs_f64() / da.as_secs_f64();
         // What a user waits for: the whole `qip-memory heap analyze` process.
         let cli = |wasm: &str| {
             let mut times = Vec::new();
@@ -457,10 +463,11 @@ fn without_dwarf(reps: usize) {
         assert_eq!(oa, ob, "{program}: the CLI prints the same both ways");
         let cli_ratio = cb.as_secs_f64() / ca.as_secs_f64();
         println!(
-            "without DWARF, {program} ({} KiB dump, {} live objects), median of {reps}: library (bytes to view): DWARF {a:.2?}, runtime visitors {b:.2?} = {ratio:.2} x; `qip-memory heap analyze` process: DWARF {ca:.2?}, runtime visitors {cb:.2?} = {cli_ratio:.2} x   goal <= 2 x: {}",
+            "without DWARF, {program} ({} KiB dump, {} live objects), median of {reps}: library, module and dump (bytes to view): DWARF {a:.2?}, runtime visitors {b:.2?} = {ratio:.2} x; each further dump of the module: DWARF {da:.2?}, runtime visitors {db:.2?} = {dump_ratio:.2} x; `qip-memory heap analyze` process: DWARF {ca:.2?}, runtime visitors {cb:.2?} = {cli_ratio:.2} x   goal <= 2 x: process {}, each dump {}",
             dump.memory.len() >> 10,
             sa.constructors.iter().map(|r| r.count).sum::<u64>(),
-            if cli_ratio <= 2.0 { "met (process)" } else { "MISSED" }
+            if cli_ratio <= 2.0 { "met" } else { "MISSED" },
+            if dump_ratio <= 2.0 { "met" } else { "MISSED" }
         );
     }
 }
