@@ -16,7 +16,7 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::binary::types::ValType;
+use super::binary::types::{FuncType, ValType};
 use super::counters::Counters;
 use super::error::{ExecError, FuncIndex, ModuleOffset, SignatureMismatch, Trap, TrapKind};
 use super::ir::{Binop, FRAME_SLOTS, Op, TargetKind, TrapBinop, TrapUnop, Unop};
@@ -24,7 +24,7 @@ use super::module::CompiledFunc;
 use super::num;
 use super::num::simd;
 use super::observe::Observer;
-use super::store::{Caller, Func, FuncKind, InstanceData, MemoryInst, Store};
+use super::store::{Caller, Func, FuncKind, HostFn, InstanceData, MemoryInst, Store};
 use super::value::Value;
 use alloc::boxed::Box;
 
@@ -33,6 +33,43 @@ mod table;
 
 /// Arguments (and results) of a host call passed without a heap allocation.
 const HOST_VALUES: usize = 8;
+
+/// Calls host function `f` of type `ty` from the loop: its arguments are the slots from `at` of
+/// the frame at `fp`, its results go back to the same slots (translation gave the frame room
+/// for them). Arguments and results are passed in fixed buffers when they fit, else on the
+/// heap. One copy, out of line, for both call operators.
+#[inline(never)]
+fn call_host(
+    f: &mut HostFn,
+    ty: &FuncType,
+    caller: &mut Caller<'_>,
+    frame: &mut [u64; FRAME_SLOTS],
+    hi: &mut [u64],
+    fp: usize,
+    at: usize,
+) -> Result<(), TrapKind> {
+    let (params, res) = (ty.params(), ty.results());
+    let (mut arg_buf, mut res_buf) = ([Value::I32(0); HOST_VALUES], [Value::I32(0); HOST_VALUES]);
+    let (mut arg_vec, mut res_vec) = (Vec::new(), Vec::new());
+    let (args, results) = if params.len() <= HOST_VALUES && res.len() <= HOST_VALUES {
+        (&mut arg_buf[..params.len()], &mut res_buf[..res.len()])
+    } else {
+        arg_vec.resize(params.len(), Value::I32(0));
+        res_vec.resize(res.len(), Value::I32(0));
+        (&mut arg_vec[..], &mut res_vec[..])
+    };
+    for (i, (a, &t)) in args.iter_mut().zip(params).enumerate() {
+        *a = slot_value(frame, hi, fp, at + i, t);
+    }
+    for (r, &t) in results.iter_mut().zip(res) {
+        *r = Value::default_of(t);
+    }
+    f(caller, args, results)?;
+    for (i, &v) in results.iter().enumerate() {
+        put_value(frame, hi, fp, at + i, v);
+    }
+    Ok(())
+}
 
 /// A suspended caller.
 #[derive(Debug, Clone, Copy)]
@@ -487,39 +524,16 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                     counters.calls += 1;
                     counters.indirect_calls += $indirect as u64;
                     obs.call($indirect);
-                    let ty = &funcs[callee as usize].ty;
-                    // Arguments and results in fixed buffers when they fit (most host functions
-                    // take a few values), else on the heap.
-                    let (params, res) = (ty.params(), ty.results());
-                    let (mut arg_buf, mut res_buf) =
-                        ([Value::I32(0); HOST_VALUES], [Value::I32(0); HOST_VALUES]);
-                    let (mut arg_vec, mut res_vec) = (Vec::new(), Vec::new());
-                    let fits = params.len() <= HOST_VALUES && res.len() <= HOST_VALUES;
-                    let (args, results) = if fits {
-                        (&mut arg_buf[..params.len()], &mut res_buf[..res.len()])
-                    } else {
-                        arg_vec.resize(params.len(), Value::I32(0));
-                        res_vec.resize(res.len(), Value::I32(0));
-                        (&mut arg_vec[..], &mut res_vec[..])
-                    };
-                    for (i, (a, &t)) in args.iter_mut().zip(params).enumerate() {
-                        *a = slot_value(frame, hi, fp, $args as usize + i, t);
-                    }
-                    for (r, &t) in results.iter_mut().zip(res) {
-                        *r = Value::default_of(t);
-                    }
                     let mut caller = Caller {
                         memory: &mut mem.data,
                         globals: &globals[..],
                         global_addrs: &inst.globals,
                         global_types: &inst.module.global_types,
                     };
-                    if let Err(k) = (host_funcs[index as usize])(&mut caller, args, results) {
+                    let host = &mut host_funcs[index as usize];
+                    let ty = &funcs[callee as usize].ty;
+                    if let Err(k) = call_host(host, ty, &mut caller, frame, hi, fp, $args as usize) {
                         trap!(k);
-                    }
-                    // The caller's frame has room for the results (translation counted them).
-                    for (i, &v) in results.iter().enumerate() {
-                        put_value(frame, hi, fp, $args as usize + i, v);
                     }
                     pc += 1;
                     continue;
