@@ -25,19 +25,22 @@
 //! 4. tertiary: lower case, then compatibility forms (`æ ß ĳ ŉ ſ`), then upper case, then
 //!    upper-case compatibility forms (`Æ Œ Ĳ`).
 //!
-//! Greek (U+0370–U+03FF, U+1F00–U+1FFF) and Cyrillic (U+0400–U+052F) letters come from a
-//! table generated from ICU4X's root collation (`collate_table.rs`, written and checked by
-//! tests/collation.rs): each letter is one element (its primary ranked after all of Latin, a
-//! secondary of its own where it has one, like `ґ` after `г`, and a tertiary ranked among the
-//! letters of its primary: `σ ϲ Σ Ϲ ς`), or its canonical decomposition, a base letter and
-//! up to three marks of the table's secondary order. `й` and `Й` are letters of their own (a
-//! contraction of the root collation); `ϗ` and `Ϗ`, which expand to three letters, are not
-//! in the table.
+//! The letters of Greek, Cyrillic, Armenian, Hebrew, Arabic, Georgian, Glagolitic, Coptic,
+//! Hiragana, Katakana, Devanagari (vowels and consonants), Thai (consonants) and the Hangul
+//! jamo (a syllable is its jamo) come from a table generated from ICU4X's root collation
+//! (`collate_table.rs`, written and checked by tests/collation.rs, which lists the exact
+//! ranges): each letter is one element (its primary ranked after all of Latin, a secondary of
+//! its own where it has one, like `ґ` after `г`, and a tertiary ranked among the letters of
+//! its primary: `σ ϲ Σ Ϲ ς`), or its canonical decomposition, a base letter and up to three
+//! marks of the table's secondary order. `й` and `Й` are letters of their own (a contraction
+//! of the root collation); letters that expand to several elements (`ϗ`, `Ϗ`) or that the
+//! collation ignores are not in the table.
 //!
 //! Other characters sort by code point, each as its own primary: those below U+0370 between
-//! Latin and Greek, the others after Cyrillic (an approximation: AssemblyScript names seen so
-//! far never contain them). A combining mark typed after a letter, rather than precomposed,
-//! is such a character too.
+//! Latin and the table's letters, the others after them. That is exact for the CJK ideographs
+//! of U+4E00–U+9FFF and an approximation for the rest (symbols beyond ASCII, combining marks
+//! typed after a letter rather than precomposed), which AssemblyScript names seen so far never
+//! contain.
 
 use alloc::vec::Vec;
 use core::cmp::Ordering;
@@ -219,9 +222,28 @@ fn elements(c: char, out: &mut Vec<Element>) {
     }
 }
 
-/// The elements of a letter of the generated table ([`table`]: Greek and Cyrillic) into `out`:
+/// The Hangul syllables, U+AC00–U+D7A3.
+const HANGUL_FIRST: u32 = 0xac00;
+const HANGUL_LAST: u32 = 0xd7a3;
+
+/// The elements of a letter of the generated table ([`table`]: scripts beyond Latin) into `out`:
 /// its base letter, then one element per combining mark. `false` when the table has no `code`.
 fn beyond_latin(code: u32, out: &mut Vec<Element>) -> bool {
+    // A Hangul syllable is its jamo (its canonical decomposition, by the Unicode Standard's
+    // arithmetic, section 3.12): leading consonant, vowel, and a trailing consonant or none.
+    if (HANGUL_FIRST..=HANGUL_LAST).contains(&code) {
+        let s = code - HANGUL_FIRST;
+        let (l, v, t) = (0x1100 + s / 588, 0x1161 + s % 588 / 28, 0x11a7 + s % 28);
+        let len = out.len();
+        let jamo = [l, v, t];
+        let jamo = &jamo[..if t == 0x11a7 { 2 } else { 3 }];
+        if jamo.iter().all(|&j| beyond_latin(j, out)) {
+            return true;
+        }
+        out.truncate(len);
+        return false;
+    }
+    let Ok(code) = u16::try_from(code) else { return false };
     let (base, marks) = match table::DECOMPOSED.binary_search_by_key(&code, |d| d.0) {
         Ok(i) => (table::DECOMPOSED[i].1, table::DECOMPOSED[i].2),
         Err(_) => (code, [0; 3]),
