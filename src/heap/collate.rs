@@ -8,8 +8,10 @@
 //! compared by their primary weights, then their secondary weights, then their tertiary
 //! weights, each as a sequence.
 //!
-//! Exact for ASCII, U+00B7 MIDDLE DOT and the letters of Latin-1 (U+00C0–U+00FF) and Latin
-//! Extended-A (U+0100–U+017F), checked against ICU4X's root collator in tests/collation.rs:
+//! Exact for ASCII, U+00B7 MIDDLE DOT, the letters of Latin-1 (U+00C0–U+00FF) and Latin
+//! Extended-A (U+0100–U+017F), and the letters of Latin Extended-B and Latin Extended
+//! Additional that are ASCII letters with marks, checked against ICU4X's root collator in
+//! tests/collation.rs:
 //!
 //! 1. C0 controls other than TAB…CR, and DEL, are ignorable;
 //! 2. primaries: TAB LF VT FF CR SPACE, then punctuation and symbols
@@ -17,11 +19,11 @@
 //!    then the letters `a` … `z` with `ı` after `i`, `ŋ` after `n`, `ĸ` after `q`, `ŧ` after
 //!    `t`, `þ` after `z` and `ʼ` (of `ŉ`) last;
 //! 3. a letter with marks is its base letter followed by one secondary element per mark (its
-//!    canonical decomposition), the marks in root order: acute, grave, breve, circumflex,
-//!    caron, ring, diaeresis, double acute, tilde, dot above, cedilla, ogonek, stroke (`đ ħ ł
-//!    ø`), macron, middle dot (`ŀ`, and `l·` as one letter), eth (`ð` is a `d`); `æ`, `œ`, `ß`
-//!    are `ae`, `oe`, `ss` with a ligature mark after the first letter, `ſ` an `s` with its own
-//!    mark, `ĳ` is `ij` and `ŉ` is `ʼn` in compatibility form;
+//!    canonical decomposition, `collate_table.rs`'s `LATIN_DECOMPOSED`), the marks' weights in
+//!    root order (`LATIN_MARKS`); `đ ħ ł ø`, `ŀ` (and `l·` as one letter), `ð` and `ſ` are
+//!    their base letter and a mark of their own, placed among those (`D_STROKE` …); `æ`, `œ`,
+//!    `ß` are `ae`, `oe`, `ss` with a ligature mark after the first letter, `ĳ` is `ij` and
+//!    `ŉ` is `ʼn` in compatibility form;
 //! 4. tertiary: lower case, then compatibility forms (`æ ß ĳ ŉ ſ`), then upper case, then
 //!    upper-case compatibility forms (`Æ Œ Ĳ`).
 //!
@@ -53,83 +55,15 @@ const SYMBOLS: &str = "_-,;:!?.\u{b7}'\"()[]{}@*/\\&#%`^+<=>|~$";
 /// Letter primaries, in root order (letters with marks sort with their base letter).
 const LETTERS: &str = "abcdefghi\u{131}jklmn\u{14b}opq\u{138}rst\u{167}uvwxyz\u{fe}\u{2bc}";
 
-// Secondary weights of marks (0 is the common weight of a letter without one).
-const ACUTE: u8 = 1;
-const GRAVE: u8 = 2;
-const BREVE: u8 = 3;
-const CIRCUMFLEX: u8 = 4;
-const CARON: u8 = 5;
-const RING: u8 = 6;
-const DIAERESIS: u8 = 7;
-const DOUBLE_ACUTE: u8 = 8;
-const TILDE: u8 = 9;
-const DOT_ABOVE: u8 = 10;
-const CEDILLA: u8 = 11;
-const OGONEK: u8 = 12;
-const STROKE: u8 = 13;
-const MACRON: u8 = 14;
-const MIDDLE_DOT: u8 = 15;
-const ETH: u8 = 16;
-const LIGATURE: u8 = 17;
-const LONG_S: u8 = 18;
+// Secondary weights: 0 is the common weight of a letter without marks; the marks' weights
+// are generated (`table`), as are those of the marks this file writes itself:
+use table::{D_STROKE, ETH, H_STROKE, L_STROKE, LIGATURE, LONG_S, MIDDLE_DOT, O_STROKE};
 
 // Tertiary weights.
 const LOWER: u8 = 0;
 const COMPAT: u8 = 1;
 const UPPER: u8 = 2;
 const UPPER_COMPAT: u8 = 3;
-
-/// The canonical decompositions of the Latin-1 and Latin Extended-A letters that have one:
-/// (code point, base letter, mark), by code point (Unicode's `NFD`; each has one mark).
-#[rustfmt::skip]
-const DECOMPOSED: &[(u16, u8, u8)] = &[
-    (0x0C0, b'A', GRAVE), (0x0C1, b'A', ACUTE), (0x0C2, b'A', CIRCUMFLEX), (0x0C3, b'A', TILDE),
-    (0x0C4, b'A', DIAERESIS), (0x0C5, b'A', RING), (0x0C7, b'C', CEDILLA), (0x0C8, b'E', GRAVE),
-    (0x0C9, b'E', ACUTE), (0x0CA, b'E', CIRCUMFLEX), (0x0CB, b'E', DIAERESIS),
-    (0x0CC, b'I', GRAVE), (0x0CD, b'I', ACUTE), (0x0CE, b'I', CIRCUMFLEX),
-    (0x0CF, b'I', DIAERESIS), (0x0D1, b'N', TILDE), (0x0D2, b'O', GRAVE), (0x0D3, b'O', ACUTE),
-    (0x0D4, b'O', CIRCUMFLEX), (0x0D5, b'O', TILDE), (0x0D6, b'O', DIAERESIS),
-    (0x0D9, b'U', GRAVE), (0x0DA, b'U', ACUTE), (0x0DB, b'U', CIRCUMFLEX),
-    (0x0DC, b'U', DIAERESIS), (0x0DD, b'Y', ACUTE), (0x0E0, b'a', GRAVE), (0x0E1, b'a', ACUTE),
-    (0x0E2, b'a', CIRCUMFLEX), (0x0E3, b'a', TILDE), (0x0E4, b'a', DIAERESIS), (0x0E5, b'a', RING),
-    (0x0E7, b'c', CEDILLA), (0x0E8, b'e', GRAVE), (0x0E9, b'e', ACUTE), (0x0EA, b'e', CIRCUMFLEX),
-    (0x0EB, b'e', DIAERESIS), (0x0EC, b'i', GRAVE), (0x0ED, b'i', ACUTE),
-    (0x0EE, b'i', CIRCUMFLEX), (0x0EF, b'i', DIAERESIS), (0x0F1, b'n', TILDE),
-    (0x0F2, b'o', GRAVE), (0x0F3, b'o', ACUTE), (0x0F4, b'o', CIRCUMFLEX), (0x0F5, b'o', TILDE),
-    (0x0F6, b'o', DIAERESIS), (0x0F9, b'u', GRAVE), (0x0FA, b'u', ACUTE),
-    (0x0FB, b'u', CIRCUMFLEX), (0x0FC, b'u', DIAERESIS), (0x0FD, b'y', ACUTE),
-    (0x0FF, b'y', DIAERESIS), (0x100, b'A', MACRON), (0x101, b'a', MACRON), (0x102, b'A', BREVE),
-    (0x103, b'a', BREVE), (0x104, b'A', OGONEK), (0x105, b'a', OGONEK), (0x106, b'C', ACUTE),
-    (0x107, b'c', ACUTE), (0x108, b'C', CIRCUMFLEX), (0x109, b'c', CIRCUMFLEX),
-    (0x10A, b'C', DOT_ABOVE), (0x10B, b'c', DOT_ABOVE), (0x10C, b'C', CARON), (0x10D, b'c', CARON),
-    (0x10E, b'D', CARON), (0x10F, b'd', CARON), (0x112, b'E', MACRON), (0x113, b'e', MACRON),
-    (0x114, b'E', BREVE), (0x115, b'e', BREVE), (0x116, b'E', DOT_ABOVE), (0x117, b'e', DOT_ABOVE),
-    (0x118, b'E', OGONEK), (0x119, b'e', OGONEK), (0x11A, b'E', CARON), (0x11B, b'e', CARON),
-    (0x11C, b'G', CIRCUMFLEX), (0x11D, b'g', CIRCUMFLEX), (0x11E, b'G', BREVE),
-    (0x11F, b'g', BREVE), (0x120, b'G', DOT_ABOVE), (0x121, b'g', DOT_ABOVE),
-    (0x122, b'G', CEDILLA), (0x123, b'g', CEDILLA), (0x124, b'H', CIRCUMFLEX),
-    (0x125, b'h', CIRCUMFLEX), (0x128, b'I', TILDE), (0x129, b'i', TILDE), (0x12A, b'I', MACRON),
-    (0x12B, b'i', MACRON), (0x12C, b'I', BREVE), (0x12D, b'i', BREVE), (0x12E, b'I', OGONEK),
-    (0x12F, b'i', OGONEK), (0x130, b'I', DOT_ABOVE), (0x134, b'J', CIRCUMFLEX),
-    (0x135, b'j', CIRCUMFLEX), (0x136, b'K', CEDILLA), (0x137, b'k', CEDILLA),
-    (0x139, b'L', ACUTE), (0x13A, b'l', ACUTE), (0x13B, b'L', CEDILLA), (0x13C, b'l', CEDILLA),
-    (0x13D, b'L', CARON), (0x13E, b'l', CARON), (0x143, b'N', ACUTE), (0x144, b'n', ACUTE),
-    (0x145, b'N', CEDILLA), (0x146, b'n', CEDILLA), (0x147, b'N', CARON), (0x148, b'n', CARON),
-    (0x14C, b'O', MACRON), (0x14D, b'o', MACRON), (0x14E, b'O', BREVE), (0x14F, b'o', BREVE),
-    (0x150, b'O', DOUBLE_ACUTE), (0x151, b'o', DOUBLE_ACUTE), (0x154, b'R', ACUTE),
-    (0x155, b'r', ACUTE), (0x156, b'R', CEDILLA), (0x157, b'r', CEDILLA), (0x158, b'R', CARON),
-    (0x159, b'r', CARON), (0x15A, b'S', ACUTE), (0x15B, b's', ACUTE), (0x15C, b'S', CIRCUMFLEX),
-    (0x15D, b's', CIRCUMFLEX), (0x15E, b'S', CEDILLA), (0x15F, b's', CEDILLA),
-    (0x160, b'S', CARON), (0x161, b's', CARON), (0x162, b'T', CEDILLA), (0x163, b't', CEDILLA),
-    (0x164, b'T', CARON), (0x165, b't', CARON), (0x168, b'U', TILDE), (0x169, b'u', TILDE),
-    (0x16A, b'U', MACRON), (0x16B, b'u', MACRON), (0x16C, b'U', BREVE), (0x16D, b'u', BREVE),
-    (0x16E, b'U', RING), (0x16F, b'u', RING), (0x170, b'U', DOUBLE_ACUTE),
-    (0x171, b'u', DOUBLE_ACUTE), (0x172, b'U', OGONEK), (0x173, b'u', OGONEK),
-    (0x174, b'W', CIRCUMFLEX), (0x175, b'w', CIRCUMFLEX), (0x176, b'Y', CIRCUMFLEX),
-    (0x177, b'y', CIRCUMFLEX), (0x178, b'Y', DIAERESIS), (0x179, b'Z', ACUTE),
-    (0x17A, b'z', ACUTE), (0x17B, b'Z', DOT_ABOVE), (0x17C, b'z', DOT_ABOVE), (0x17D, b'Z', CARON),
-    (0x17E, b'z', CARON),
-];
 
 /// One collation element: primary (0 for a mark), secondary, tertiary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,8 +82,8 @@ fn letter(c: char, tertiary: u8) -> Element {
     Element { primary, secondary: 0, tertiary }
 }
 
-fn mark(secondary: u8, tertiary: u8) -> Element {
-    Element { primary: 0, secondary: u16::from(secondary), tertiary }
+fn mark(secondary: u16, tertiary: u8) -> Element {
+    Element { primary: 0, secondary, tertiary }
 }
 
 /// The elements of `c` into `out` (none for an ignorable character).
@@ -173,10 +107,13 @@ fn elements(c: char, out: &mut Vec<Element>) {
         return;
     }
     let code = c as u32;
-    if let Ok(i) = DECOMPOSED.binary_search_by_key(&code, |&(cp, _, _)| u32::from(cp)) {
-        let (_, base, m) = DECOMPOSED[i];
+    if let Ok(i) = table::LATIN_DECOMPOSED.binary_search_by_key(&code, |d| u32::from(d.0)) {
+        let (_, base, marks) = table::LATIN_DECOMPOSED[i];
         elements(base as char, out);
-        out.push(mark(m, LOWER));
+        for m in marks.into_iter().take_while(|&m| m != 0) {
+            let k = table::LATIN_MARKS.binary_search_by_key(&m, |x| x.0);
+            out.push(mark(k.map_or(0, |k| table::LATIN_MARKS[k].1), LOWER));
+        }
         return;
     }
     let t = |upper: bool| if upper { UPPER } else { LOWER };
@@ -188,10 +125,10 @@ fn elements(c: char, out: &mut Vec<Element>) {
             tertiary: LOWER,
         }),
         '\u{d0}' | '\u{f0}' => out.extend([letter('d', t(c == '\u{d0}')), mark(ETH, LOWER)]),
-        '\u{110}' | '\u{111}' => out.extend([letter('d', t(c == '\u{110}')), mark(STROKE, LOWER)]),
-        '\u{126}' | '\u{127}' => out.extend([letter('h', t(c == '\u{126}')), mark(STROKE, LOWER)]),
-        '\u{141}' | '\u{142}' => out.extend([letter('l', t(c == '\u{141}')), mark(STROKE, LOWER)]),
-        '\u{d8}' | '\u{f8}' => out.extend([letter('o', t(c == '\u{d8}')), mark(STROKE, LOWER)]),
+        '\u{110}' | '\u{111}' => out.extend([letter('d', t(c == '\u{110}')), mark(D_STROKE, LOWER)]),
+        '\u{126}' | '\u{127}' => out.extend([letter('h', t(c == '\u{126}')), mark(H_STROKE, LOWER)]),
+        '\u{141}' | '\u{142}' => out.extend([letter('l', t(c == '\u{141}')), mark(L_STROKE, LOWER)]),
+        '\u{d8}' | '\u{f8}' => out.extend([letter('o', t(c == '\u{d8}')), mark(O_STROKE, LOWER)]),
         '\u{13f}' | '\u{140}' => out.extend([letter('l', t(c == '\u{13f}')), mark(MIDDLE_DOT, LOWER)]),
         '\u{c6}' | '\u{e6}' => {
             let u = tc(c == '\u{c6}');
