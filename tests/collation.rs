@@ -4,6 +4,8 @@
 //! and the printable range, U+00B7 and the Latin-1 and Latin Extended-A letters), with extra
 //! weight on `l` and `·` (a contraction) and on strings that differ in one character.
 
+use std::cmp::Ordering;
+
 use icu_collator::options::{CollatorOptions, Strength};
 use icu_collator::{Collator, CollatorPreferences};
 use qip_memory::heap::collate::locale_compare;
@@ -84,6 +86,44 @@ fn collator(strength: Strength) -> icu_collator::CollatorBorrowed<'static> {
     Collator::try_new(CollatorPreferences::default(), options).unwrap()
 }
 
+/// `marks` sorted in root order at secondary strength (each after `a`), with weights `step`
+/// apart from `step` on; marks equal at that strength share one.
+fn mark_weights(
+    marks: &mut [char],
+    secondary: &icu_collator::CollatorBorrowed<'_>,
+    step: u16,
+) -> Vec<(char, u16)> {
+    let key = |m: char| format!("a{m}");
+    marks.sort_by(|a, b| secondary.compare(&key(*a), &key(*b)));
+    let mut weights: Vec<(char, u16)> = Vec::new();
+    for (i, &m) in marks.iter().enumerate() {
+        let w = match weights.last() {
+            Some(&(_, last)) if secondary.compare(&key(marks[i - 1]), &key(m)).is_eq() => last,
+            Some(&(_, last)) => last + step,
+            None => step,
+        };
+        weights.push((m, w));
+    }
+    weights
+}
+
+/// Where a secondary falls among weighted marks, by `compare(mark)` (the secondary's string
+/// against that mark's): `Ok` with the weight of the first mark it equals, else `Err` with the
+/// weight of the first it precedes, `Err(None)` when it follows them all.
+fn place_among_marks(
+    marks: &[(char, u16)],
+    mut compare: impl FnMut(char) -> Ordering,
+) -> Result<u16, Option<u16>> {
+    for &(m, w) in marks {
+        match compare(m) {
+            Ordering::Less => return Err(Some(w)),
+            Ordering::Equal => return Ok(w),
+            Ordering::Greater => {}
+        }
+    }
+    Err(None)
+}
+
 /// The letters of [`SCRIPTS`]: every alphabetic character, by code point.
 fn script_letters() -> Vec<char> {
     SCRIPTS
@@ -102,7 +142,6 @@ fn script_letters() -> Vec<char> {
 /// class. Also the letters it orders (those of [`SCRIPTS`] but the ones that expand to
 /// several primaries, and those decomposing to them).
 fn generated_table() -> (String, Vec<char>) {
-    use std::cmp::Ordering;
     use std::fmt::Write;
     let (primary, secondary, tertiary) =
         (collator(Strength::Primary), collator(Strength::Secondary), collator(Strength::Tertiary));
@@ -139,14 +178,7 @@ fn generated_table() -> (String, Vec<char>) {
             decomposed.push((c, d));
         }
     }
-    // Marks in secondary order, equal ones sharing a rank: value 4 (rank + 1).
-    marks.sort_by(|a, b| secondary.compare(&format!("a{a}"), &format!("a{b}")));
-    let mut mark_value: Vec<(char, u16)> = Vec::new();
-    for (i, m) in marks.iter().enumerate() {
-        let same = i > 0 && secondary.compare(&format!("a{}", marks[i - 1]), &format!("a{m}")).is_eq();
-        let rank = if same { mark_value[i - 1].1 / 4 - 1 } else { mark_value.last().map_or(0, |v| v.1 / 4) };
-        mark_value.push((*m, 4 * (rank + 1)));
-    }
+    let mark_value = mark_weights(&mut marks, &secondary, 4);
     // Base letters in tertiary order, grouped by primary.
     bases.sort_by(|a, b| tertiary.compare(&s(*a), &s(*b)).then(a.cmp(b)));
     let group = |bases: &[char]| {
@@ -190,23 +222,16 @@ fn generated_table() -> (String, Vec<char>) {
             if i > 0 {
                 let prev = group[i - 1];
                 if !secondary.compare(&s(prev), &s(c)).is_eq() {
-                    // A secondary of its own: where `first c` falls among `first mark first`.
+                    // A secondary of its own: where `first c` falls among `first mark first`,
+                    // in the gap before the first mark it precedes.
                     let key = format!("{first}{c}");
-                    let mut value = None;
-                    for &(m, v) in &mark_value {
-                        match secondary.compare(&key, &format!("{first}{m}{first}")) {
-                            Ordering::Less => {
-                                value = Some(v - 2);
-                                break;
-                            }
-                            Ordering::Equal => {
-                                value = Some(v);
-                                break;
-                            }
-                            Ordering::Greater => {}
-                        }
-                    }
-                    let v = value.unwrap_or(mark_value.last().map_or(0, |m| m.1) + 2);
+                    let v = match place_among_marks(&mark_value, |m| {
+                        secondary.compare(&key, &format!("{first}{m}{first}"))
+                    }) {
+                        Ok(v) => v,
+                        Err(Some(v)) => v - 2,
+                        Err(None) => mark_value.last().map_or(0, |m| m.1) + 2,
+                    };
                     assert!(v > sec, "{c:?}: its secondary does not follow {prev:?}'s among the marks");
                     (sec, ter) = (v, 0);
                 } else if !tertiary.compare(&s(prev), &s(c)).is_eq() {
@@ -291,7 +316,6 @@ const PSEUDO_MARKS: [(&str, char, char, &str); 8] = [
 /// of [`PSEUDO_MARKS`] placed among them (comparing `dđ` with `d`, mark, `d`). Also the
 /// letters it decomposes.
 fn latin_table() -> (String, Vec<char>) {
-    use std::cmp::Ordering;
     use std::fmt::Write;
     let (primary, secondary) = (collator(Strength::Primary), collator(Strength::Secondary));
     let nfd = icu_normalizer::DecomposingNormalizerBorrowed::new_nfd();
@@ -313,37 +337,18 @@ fn latin_table() -> (String, Vec<char>) {
         }
         decomposed.push((c, d[0], d[1..].to_vec()));
     }
-    marks.sort_by(|a, b| secondary.compare(&format!("a{a}"), &format!("a{b}")));
-    // Combining marks 16 apart, equal ones sharing a value.
-    let mut value: Vec<(char, u16)> = Vec::new();
-    for (i, m) in marks.iter().enumerate() {
-        let same = i > 0 && secondary.compare(&format!("a{}", marks[i - 1]), &format!("a{m}")).is_eq();
-        let v = match value.last() {
-            Some(&(_, last)) if same => last,
-            Some(&(_, last)) => last + 16,
-            None => 16,
-        };
-        value.push((*m, v));
-    }
+    let mut value = mark_weights(&mut marks, &secondary, 16);
     // Each pseudo mark: the value of the combining mark it equals, else the gap before the
     // first mark it precedes, in the listed order within a gap.
     let mut pseudo: Vec<(&str, u16)> = Vec::new();
     for (k, &(name, letter, base, tail)) in PSEUDO_MARKS.iter().enumerate() {
         let key = format!("{base}{letter}");
-        let mut v = value.last().map_or(0, |m| m.1) + 1 + k as u16;
-        for &(m, mv) in &value {
-            match secondary.compare(&key, &format!("{base}{base}{m}{tail}")) {
-                Ordering::Less => {
-                    v = mv - 16 + 1 + k as u16;
-                    break;
-                }
-                Ordering::Equal => {
-                    v = mv;
-                    break;
-                }
-                Ordering::Greater => {}
-            }
-        }
+        let v =
+            match place_among_marks(&value, |m| secondary.compare(&key, &format!("{base}{base}{m}{tail}"))) {
+                Ok(v) => v,
+                Err(Some(v)) => v - 16 + 1 + k as u16,
+                Err(None) => value.last().map_or(0, |m| m.1) + 1 + k as u16,
+            };
         pseudo.push((name, v));
     }
     let mut out = String::from(

@@ -82,6 +82,12 @@ fn letter(c: char, tertiary: u8) -> Element {
     Element { primary, secondary: 0, tertiary }
 }
 
+/// The secondary weight of combining mark `m` in a table of (code point, weight) sorted by
+/// code point; 0 (the common weight) for a mark the table does not hold.
+fn mark_weight(table: &[(u16, u16)], m: u16) -> u16 {
+    table.binary_search_by_key(&m, |x| x.0).map_or(0, |k| table[k].1)
+}
+
 fn mark(secondary: u16, tertiary: u8) -> Element {
     Element { primary: 0, secondary, tertiary }
 }
@@ -111,8 +117,7 @@ fn elements(c: char, out: &mut Vec<Element>) {
         let (_, base, marks) = table::LATIN_DECOMPOSED[i];
         elements(base as char, out);
         for m in marks.into_iter().take_while(|&m| m != 0) {
-            let k = table::LATIN_MARKS.binary_search_by_key(&m, |x| x.0);
-            out.push(mark(k.map_or(0, |k| table::LATIN_MARKS[k].1), LOWER));
+            out.push(mark(mark_weight(table::LATIN_MARKS, m), LOWER));
         }
         return;
     }
@@ -191,8 +196,7 @@ fn beyond_latin(code: u32, out: &mut Vec<Element>) -> bool {
     // of the table never lines up with a Latin element when the primaries are equal).
     out.push(Element { primary: 100_000 + u32::from(primary), secondary, tertiary });
     for m in marks.into_iter().take_while(|&m| m != 0) {
-        let s = table::MARKS.binary_search_by_key(&m, |x| x.0).map_or(0, |k| table::MARKS[k].1);
-        out.push(Element { primary: 0, secondary: s, tertiary: LOWER });
+        out.push(Element { primary: 0, secondary: mark_weight(table::MARKS, m), tertiary: LOWER });
     }
     true
 }
