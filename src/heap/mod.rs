@@ -49,6 +49,7 @@ pub mod tree;
 pub mod views;
 #[cfg(feature = "heap-runtime")]
 pub mod visit;
+mod visit_trace;
 
 #[cfg(test)]
 mod tests;

@@ -51,6 +51,7 @@ use super::layout::{BuiltinKind, ClassLayout, DebugInfo, Field, FieldNode};
 use super::module::ModuleInfo;
 use super::roots::GlobalRoot;
 use super::tlsf::{Object, PtrIndex};
+use super::visit_trace::{Program, Step, Tracer};
 use crate::wasm::{
     Extern, FuncType, ImportType, Instance, Limits, Memory, Module, Observer, Store, ValType, Value,
 };
@@ -102,6 +103,8 @@ pub struct Runtime {
     pub ancestors: BTreeMap<u32, Vec<String>>,
     /// Field names by class name and payload offset, from the accessors.
     pub getters: BTreeMap<(String, u64), String>,
+    /// The fixed trace of each class id's visitors, where they have one (`visit_trace.rs`).
+    traces: Vec<Option<Vec<Step>>>,
     /// The instance of the last run, reused while dumps fit its memory.
     vm: CachedVm,
 }
@@ -369,6 +372,28 @@ impl Code<'_> {
     }
 }
 
+/// What the symbolic evaluation of the visitors reads of `code`, with `visit` as the
+/// recorded function and the signatures from `module` (whose type section is the program's).
+fn program<'p, 'a>(code: &'p Code<'a>, module: &Module, visit: u32) -> Program<'p, 'a> {
+    Program {
+        imported: code.imported,
+        bodies: &code.bodies,
+        signatures: code
+            .func_types
+            .iter()
+            .map(|&t| {
+                let ty = module.type_at(t)?;
+                let params = ty.params();
+                params
+                    .iter()
+                    .all(|p| *p == ValType::I32)
+                    .then_some((params.len() as u32, ty.results().len() as u32))
+            })
+            .collect(),
+        visit,
+    }
+}
+
 /// Loads remembered to find where a visited reference was read.
 const RECENT_LOADS: usize = 32;
 
@@ -393,6 +418,41 @@ impl Visits {
             .find(|&a| a != UNKNOWN_SLOT && super::tlsf::read_u32(memory, a) == Some(r))
             .unwrap_or(UNKNOWN_SLOT)
     }
+
+    /// Remembers a 4-byte load at `addr`.
+    fn note_load(&mut self, addr: u64) {
+        self.recent[self.next] = addr;
+        self.next = (self.next + 1) % RECENT_LOADS;
+    }
+
+    /// What running the visitors on `object` would record, from its class's fixed `trace`
+    /// (after `recent` and `refs` are reset): `false`, recording nothing, when the trace does
+    /// not apply, because one of its loads falls outside `memory` or the object's header does
+    /// not hold the class id the trace assumed.
+    fn replay(&mut self, trace: &[Step], memory: &[u8], object: &Object) -> bool {
+        let payload = object.payload as u32;
+        let applies = trace.iter().all(|s| match *s {
+            Step::Load { at, header } => match super::tlsf::read_u32(memory, at.at(payload)) {
+                Some(word) => !header || word == object.rtid,
+                None => false,
+            },
+            Step::Visit { .. } => true,
+        });
+        if !applies || u64::from(payload) != object.payload {
+            return false;
+        }
+        for s in trace {
+            match *s {
+                Step::Load { at, .. } => self.note_load(at.at(payload)),
+                Step::Visit { at } => {
+                    let r = super::tlsf::read_u32(memory, at.at(payload)).unwrap_or(0);
+                    let slot = self.read_from(memory, r);
+                    self.refs.push((r, slot));
+                }
+            }
+        }
+        true
+    }
 }
 
 /// Sees the loads (for slot addresses) and the functions entered (for class names).
@@ -407,10 +467,7 @@ struct VisitObserver {
 impl Observer for VisitObserver {
     fn load(&mut self, addr: u64, len: u32, _: u64) {
         if len == 4 {
-            let mut v = self.visits.borrow_mut();
-            let at = v.next;
-            v.recent[at] = addr;
-            v.next = (at + 1) % RECENT_LOADS;
+            self.visits.borrow_mut().note_load(addr);
         }
     }
 
@@ -429,7 +486,7 @@ impl Observer for VisitObserver {
 }
 
 /// What the visitors find in one dump ([`Runtime::scan`]).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Visited {
     /// The reference graph over all objects, edges in the visitors' order.
     pub graph: Graph,
@@ -468,7 +525,7 @@ impl Runtime {
         // Loading allocates no memory: any declared size loads, each run's store then bounds it.
         let limits =
             Limits { max_memory_bytes: 4 << 30, ..Limits::default() }.with_max_module_bytes(256 << 20);
-        let code = scan_code(wasm, &funcs, &new, visit_globals);
+        let mut code = scan_code(wasm, &funcs, &new, visit_globals);
         // Only the visitors and what they call run: the others need no translation. Kept and
         // renumbered where possible, else their bodies emptied, else the whole program.
         let (bytes, old_of) = match code.reachable(&[visit_members, visit_globals], visit) {
@@ -480,12 +537,19 @@ impl Runtime {
         };
         let module = Module::new(bytes.as_deref().unwrap_or(wasm), &limits)
             .map_err(|e| HeapError::Visitor(e.to_string()))?;
+        let (globals_read, getters, constructed) = (
+            core::mem::take(&mut code.globals_read),
+            core::mem::take(&mut code.getters),
+            core::mem::take(&mut code.constructed),
+        );
+        let program = program(&code, &module, visit);
+        let mut tracer = Tracer::new(&program, visit_members);
         // Function names by index in the module that runs.
-        let funcs: BTreeMap<u32, &str> = match &old_of {
+        let run_funcs: BTreeMap<u32, &str> = match &old_of {
             Some(old_of) => {
                 old_of.iter().enumerate().filter_map(|(n, o)| Some((n as u32, *funcs.get(o)?))).collect()
             }
-            None => funcs,
+            None => funcs.clone(),
         };
         let new_index = |old: u32| match &old_of {
             Some(o) => o.iter().position(|&x| x == old).map(|p| p as u32),
@@ -503,15 +567,16 @@ impl Runtime {
             visit_members,
             visit,
             visit_globals,
-            globals_read: code.globals_read,
+            globals_read,
             global_names,
             classes: BTreeMap::new(),
             ancestors: BTreeMap::new(),
-            getters: code.getters,
+            getters,
+            traces: Vec::new(),
             vm: CachedVm::default(),
         };
-        rt.probe_classes(&funcs, rtti)?;
-        for (id, name) in code.constructed {
+        rt.probe_classes(&run_funcs, rtti, &mut tracer, &funcs)?;
+        for (id, name) in constructed {
             rt.classes.entry(id).or_insert(name);
         }
         for (id, name) in FIXED_CLASSES.iter().enumerate() {
@@ -576,8 +641,18 @@ impl Runtime {
     }
 
     /// Names each class id by the visitors `__visit_members` enters for an empty object of
-    /// that id, for the ids of the type table (or up to the first id that traps).
-    fn probe_classes(&mut self, funcs: &BTreeMap<u32, &str>, rtti: Option<u32>) -> Result<(), HeapError> {
+    /// that id, for the ids of the type table (or up to the first id that traps), and keeps
+    /// each id's trace. Where there is a trace, the visitors it enters name the class
+    /// (`traced_funcs`: names by function index in the whole program); where there is none
+    /// (or its loads leave the empty object's memory) the interpreter runs them (`funcs`:
+    /// names by index in the module that runs).
+    fn probe_classes(
+        &mut self,
+        funcs: &BTreeMap<u32, &str>,
+        rtti: Option<u32>,
+        tracer: &mut Tracer<'_, '_, '_>,
+        traced_funcs: &BTreeMap<u32, &str>,
+    ) -> Result<(), HeapError> {
         let mut vm = self.vm(65536)?;
         if vm.store.memory_data(vm.memory).len() < 65536 {
             vm.store.grow_memory(vm.memory, 1);
@@ -592,24 +667,39 @@ impl Runtime {
         // An empty object at the end of memory: a 20-byte header, 64 zero bytes of payload.
         let payload = size - 64;
         for id in 0..count.unwrap_or(MAX_PROBED_CLASSES).min(MAX_PROBED_CLASSES) {
-            let mem = vm.store.memory_data_mut(vm.memory);
-            mem[(payload - 20) as usize..].fill(0);
-            mem[(payload - 8) as usize..(payload - 4) as usize].copy_from_slice(&id.to_le_bytes());
-            let mut obs = VisitObserver { visits: vm.visits.clone(), depth: 0, entered: Some(Vec::new()) };
-            vm.store.set_budget(Some(1 << 20));
-            let ok = vm
-                .store
-                .call_observed(vm.visit_members, &[Value::I32(payload as i32), Value::I32(0)], &mut obs)
-                .is_ok();
-            if !ok && count.is_none() {
-                break;
-            }
-            let visitors: Vec<String> = obs
-                .entered
-                .unwrap_or_default()
-                .iter()
-                .filter_map(|f| funcs.get(f)?.strip_suffix("~visit").map(str::to_string))
-                .collect();
+            let traced = tracer.trace(id).filter(|(steps, _)| {
+                steps.iter().all(|s| !matches!(s, Step::Load { at, .. } if at.at(payload as u32) + 4 > size))
+            });
+            let visitor_names = |entered: &[u32], funcs: &BTreeMap<u32, &str>| -> Vec<String> {
+                entered
+                    .iter()
+                    .filter_map(|f| funcs.get(f)?.strip_suffix("~visit").map(str::to_string))
+                    .collect()
+            };
+            let visitors: Vec<String> = match &traced {
+                Some((_, entered)) => visitor_names(entered, traced_funcs),
+                None => {
+                    let mem = vm.store.memory_data_mut(vm.memory);
+                    mem[(payload - 20) as usize..].fill(0);
+                    mem[(payload - 8) as usize..(payload - 4) as usize].copy_from_slice(&id.to_le_bytes());
+                    let mut obs =
+                        VisitObserver { visits: vm.visits.clone(), depth: 0, entered: Some(Vec::new()) };
+                    vm.store.set_budget(Some(1 << 20));
+                    let ok = vm
+                        .store
+                        .call_observed(
+                            vm.visit_members,
+                            &[Value::I32(payload as i32), Value::I32(0)],
+                            &mut obs,
+                        )
+                        .is_ok();
+                    if !ok && count.is_none() {
+                        break;
+                    }
+                    visitor_names(&obs.entered.unwrap_or_default(), funcs)
+                }
+            };
+            self.traces.push(traced.map(|(steps, _)| steps));
             let mut visitors = visitors.into_iter();
             if let Some(class) = visitors.next() {
                 self.classes.insert(id, class);
@@ -740,12 +830,15 @@ impl Runtime {
                 v.refs.clear();
                 v.recent = [UNKNOWN_SLOT; RECENT_LOADS];
             }
-            obs.depth = 0;
-            let args = [Value::I32(o.payload as u32 as i32), Value::I32(0)];
-            if let Err(crate::wasm::ExecError::BudgetExhausted { .. }) =
-                vm.store.call_observed(vm.visit_members, &args, &mut obs)
-            {
-                return Err(exhausted);
+            let trace = self.traces.get(o.rtid as usize).and_then(Option::as_deref);
+            if !trace.is_some_and(|t| vm.visits.borrow_mut().replay(t, memory, o)) {
+                obs.depth = 0;
+                let args = [Value::I32(o.payload as u32 as i32), Value::I32(0)];
+                if let Err(crate::wasm::ExecError::BudgetExhausted { .. }) =
+                    vm.store.call_observed(vm.visit_members, &args, &mut obs)
+                {
+                    return Err(exhausted);
+                }
             }
             for &(r, at) in &vm.visits.borrow().refs {
                 if r != 0
@@ -937,4 +1030,197 @@ fn renumber_calls(body: &Body<'_>, map: &impl Fn(u32) -> Option<u32>) -> Option<
     }
     out.extend_from_slice(&bytes[copied..]);
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::visit_trace::Address;
+    use super::*;
+    use crate::heap::Dump;
+    use crate::heap::tlsf;
+
+    /// A module with the runtime's three functions and four classes: 4 loads two fields, 5
+    /// branches on a field's value, 6 branches on the cookie and calls its base class's
+    /// visitor (4's), 7 has none.
+    const CLASSES: &str = r#"(module
+      (memory 1)
+      (func $~lib/rt/itcms/__visit (param i32 i32))
+      (func $~lib/rt/__visit_globals (param i32))
+      (func $A~visit (param i32 i32)
+        local.get 0 i32.load local.get 1 call $~lib/rt/itcms/__visit
+        local.get 0 i32.const 4 i32.add i32.load offset=8 local.get 1 call $~lib/rt/itcms/__visit)
+      (func $B~visit (param i32 i32) (local i32)
+        local.get 0 i32.load local.tee 2
+        if local.get 2 local.get 1 call $~lib/rt/itcms/__visit end)
+      (func $C~visit (param i32 i32)
+        local.get 0 local.get 1 call $A~visit
+        local.get 1 i32.eqz
+        if (block local.get 0 i32.load offset=16 local.get 1 call $~lib/rt/itcms/__visit br 0) end
+        i32.const 0 local.get 1 call $~lib/rt/itcms/__visit)
+      (func $~lib/rt/__visit_members (param i32 i32)
+        block block block block block
+          local.get 0 i32.const 8 i32.sub i32.load
+          br_table 3 3 3 3 0 1 2 3 4
+        end local.get 0 local.get 1 call $A~visit return
+        end local.get 0 local.get 1 call $B~visit return
+        end local.get 0 local.get 1 call $C~visit return
+        end return
+        end unreachable))"#;
+
+    fn at(delta: i32, offset: u32) -> Address {
+        Address { delta, offset }
+    }
+
+    #[test]
+    fn traces_follow_constant_branches_and_stop_at_data_dependent_ones() {
+        let wasm = wat::parse_str(CLASSES).unwrap();
+        let rt = Runtime::find(&wasm).unwrap().expect("the runtime functions are named");
+        let header = Step::Load { at: at(-8, 0), header: true };
+        let load = |d, o| Step::Load { at: at(d, o), header: false };
+        let visit = |d, o| Step::Visit { at: at(d, o) };
+        let a = vec![header, load(0, 0), visit(0, 0), load(4, 8), visit(4, 8)];
+        assert_eq!(rt.traces[4].as_deref(), Some(a.as_slice()));
+        assert_eq!(rt.traces[5], None, "B branches on the word it loads");
+        let mut c = a.clone();
+        c.extend([load(0, 16), visit(0, 16)]);
+        assert_eq!(rt.traces[6].as_deref(), Some(c.as_slice()));
+        assert_eq!(rt.traces[7].as_deref(), Some(&[header][..]));
+        assert_eq!(rt.traces[0].as_deref(), Some(&[header][..]), "ids 0-3 return at once");
+        // Id 8 reaches `unreachable`: the probe stops there.
+        assert_eq!(rt.traces.len(), 8);
+        // Names from the traces (A, C) and from the interpreter (B) alike.
+        let name = |id: u32| rt.classes.get(&id).map(String::as_str);
+        assert_eq!((name(4), name(5), name(6), name(7)), (Some("A"), Some("B"), Some("C"), None));
+        assert_eq!(rt.ancestors.get(&6), Some(&vec!["A".to_string()]));
+        assert_eq!(rt.ancestors.get(&4), Some(&vec![]));
+    }
+
+    /// The evaluation ends on any code, with or without a trace: every defined function of
+    /// 300 wasm-smith modules (WebAssembly 2.0 without SIMD) traced as `__visit_members`, with
+    /// each of the first four functions as `__visit`.
+    #[test]
+    fn tracing_arbitrary_code_ends() {
+        let mut seed = 0x2545_F491_4F6C_DD1D_u64;
+        let (mut traced, mut loaded, mut tried) = (0, 0, 0);
+        for _ in 0..300 {
+            let bytes: Vec<u8> = (0..4096)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    seed as u8
+                })
+                .collect();
+            let mut u = arbitrary::Unstructured::new(&bytes);
+            let config = wasm_smith::Config {
+                min_funcs: 4,
+                min_types: 2,
+                max_imports: 0,
+                min_memories: 1,
+                max_memories: 1,
+                // WebAssembly 2.0 without SIMD.
+                memory64_enabled: false,
+                simd_enabled: false,
+                relaxed_simd_enabled: false,
+                gc_enabled: false,
+                exceptions_enabled: false,
+                threads_enabled: false,
+                shared_everything_threads_enabled: false,
+                tail_call_enabled: false,
+                custom_page_sizes_enabled: false,
+                wide_arithmetic_enabled: false,
+                extended_const_enabled: false,
+                custom_descriptors_enabled: false,
+                ..wasm_smith::Config::default()
+            };
+            let Ok(m) = wasm_smith::Module::new(config, &mut u) else { continue };
+            let wasm = m.to_bytes();
+            let Ok(module) = Module::new(&wasm, &Limits::default()) else { continue };
+            let code = scan_code(&wasm, &BTreeMap::new(), &[], u32::MAX);
+            let functions = code.imported + code.bodies.len() as u32;
+            loaded += 1;
+            for visit in 0..functions.min(4) {
+                let program = program(&code, &module, visit);
+                for start in code.imported..functions {
+                    let mut tracer = Tracer::new(&program, start);
+                    for rtid in 0..3 {
+                        tried += 1;
+                        traced += usize::from(tracer.trace(rtid).is_some());
+                    }
+                }
+            }
+        }
+        // Random code rarely stays within what the evaluation follows (900 of 14,064 when
+        // written): what is checked is that it ends, on many functions, both ways.
+        assert!(
+            loaded >= 100 && tried >= 3000 && traced > 0,
+            "{loaded} modules, {tried} tried, {traced} traced"
+        );
+    }
+
+    /// The AssemblyScript fixtures of `make as-fixtures` (module without DWARF, dump).
+    const FIXTURES: &[(&str, &str)] = &[
+        ("leak.no-dwarf.wasm", "leak.1.dump"),
+        ("leak.no-dwarf.wasm", "leak.2.dump"),
+        ("dwarf_fixture.no-dwarf.wasm", "dwarf_fixture.1.dump"),
+        ("alloc_free.no-dwarf.wasm", "alloc_free.1.dump"),
+        ("alloc_free.no-dwarf.wasm", "alloc_free.2.dump"),
+    ];
+
+    fn fixture(name: &str) -> Vec<u8> {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/assemblyscript/build").join(name);
+        std::fs::read(&path).unwrap_or_else(|_| {
+            panic!("missing {}: run `make as-fixtures` first (`make test` does it)", path.display())
+        })
+    }
+
+    /// The traces replayed give what the interpreter gives, on the fixtures' dumps and on
+    /// copies whose payload words are overwritten at random (with other objects' addresses,
+    /// zero or noise), so that the untraced visitors' branches go every way too.
+    #[test]
+    fn replayed_traces_equal_the_interpreter() {
+        let mut traced_classes = 0;
+        for &(wasm, dump) in FIXTURES {
+            let wasm = fixture(wasm);
+            let bytes = fixture(dump);
+            let dump = Dump::parse(&bytes).unwrap();
+            let module = ModuleInfo::read(&wasm).unwrap();
+            let rt = Runtime::find(&wasm).unwrap().unwrap();
+            let untraced = Runtime { traces: Vec::new(), ..rt.clone() };
+            traced_classes += rt.traces.iter().filter(|t| t.as_ref().is_some_and(|t| t.len() > 1)).count();
+            let info = rt.debug_info();
+            let objects = tlsf::walk(dump.memory, dump.heap_base).unwrap();
+            let index = PtrIndex::new(&objects);
+            let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+            let mut next = move || {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                seed
+            };
+            for round in 0..40 {
+                let mut memory = dump.memory.to_vec();
+                if round > 0 {
+                    for _ in 0..16 {
+                        let o = &objects[next() as usize % objects.len()];
+                        if o.rt_size < 4 {
+                            continue;
+                        }
+                        let word = o.payload as usize + (next() as usize % (o.rt_size as usize / 4)) * 4;
+                        let value = match next() % 3 {
+                            0 => objects[next() as usize % objects.len()].payload as u32,
+                            1 => 0,
+                            _ => next() as u32,
+                        };
+                        memory[word..word + 4].copy_from_slice(&value.to_le_bytes());
+                    }
+                }
+                let scan = |rt: &Runtime| rt.scan(&module, &memory, &dump.globals, &objects, &index, &info);
+                let (replayed, interpreted) = (scan(&rt), scan(&untraced));
+                assert_eq!(replayed, interpreted, "round {round}");
+            }
+        }
+        assert!(traced_classes >= 3, "the fixtures' plain classes have traces ({traced_classes})");
+    }
 }
