@@ -63,8 +63,10 @@ fn locale_compare_equals_icu_root_collation() {
 /// Greek Extended, Cyrillic and Cyrillic Supplement, Armenian, the Hebrew letters, the Arabic
 /// letters, Georgian, Glagolitic, Coptic, Hiragana and Katakana, the Devanagari vowels and
 /// consonants, the Thai consonants, the Hangul jamo (of which `collate.rs` composes the
-/// syllables).
-const SCRIPTS: [(u32, u32); 13] = [
+/// syllables), then those below. Brahmic vowel signs and viramas, and the Thai and Lao vowels
+/// (contracted with the consonant before them), are left out; so are the Syriac letters from
+/// U+072D on, whose own secondaries do not fit the model.
+const SCRIPTS: [(u32, u32); 35] = [
     (0x370, 0x3ff),
     (0x1f00, 0x1fff),
     (0x400, 0x52f),
@@ -78,6 +80,33 @@ const SCRIPTS: [(u32, u32); 13] = [
     (0x904, 0x939),
     (0xe01, 0xe2e),
     (0x1100, 0x11ff),
+    // Syriac, Thaana and N'Ko letters.
+    (0x710, 0x72c),
+    (0x780, 0x7a5),
+    (0x7ca, 0x7ea),
+    // The independent vowels and consonants of Bengali, Gurmukhi, Gujarati, Oriya, Tamil,
+    // Telugu, Kannada, Malayalam and Sinhala.
+    (0x985, 0x9b9),
+    (0xa05, 0xa39),
+    (0xa85, 0xab9),
+    (0xb05, 0xb39),
+    (0xb85, 0xbb9),
+    (0xc05, 0xc39),
+    (0xc85, 0xcb9),
+    (0xd05, 0xd3a),
+    (0xd85, 0xdc6),
+    // The consonants of Lao, Tibetan, Myanmar and Khmer.
+    (0xe81, 0xeae),
+    (0xf40, 0xf6c),
+    (0x1000, 0x102a),
+    (0x1780, 0x17b3),
+    // Ethiopic syllables, Cherokee, Canadian syllabics, Mongolian letters, Tifinagh, Bopomofo.
+    (0x1200, 0x135a),
+    (0x13a0, 0x13f5),
+    (0x1401, 0x166c),
+    (0x1820, 0x1878),
+    (0x2d30, 0x2d67),
+    (0x3105, 0x312f),
 ];
 
 fn collator(strength: Strength) -> icu_collator::CollatorBorrowed<'static> {
