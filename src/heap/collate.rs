@@ -27,9 +27,11 @@
 //! 4. tertiary: lower case, then compatibility forms (`æ ß ĳ ŉ ſ`), then upper case, then
 //!    upper-case compatibility forms (`Æ Œ Ĳ`).
 //!
-//! The letters of Greek, Cyrillic, Armenian, Hebrew, Arabic, Georgian, Glagolitic, Coptic,
-//! Hiragana, Katakana, Devanagari (vowels and consonants), Thai (consonants) and the Hangul
-//! jamo (a syllable is its jamo) come from a table generated from ICU4X's root collation
+//! The letters of Greek, Cyrillic, Armenian, Hebrew, Arabic, Syriac, Thaana, N'Ko, Georgian,
+//! Glagolitic, Coptic, Hiragana, Katakana, Bopomofo, Ethiopic, Cherokee, Canadian syllabics,
+//! Mongolian, Tifinagh, the Brahmic scripts of India and Sri Lanka (independent vowels and
+//! consonants), Thai, Lao, Tibetan, Myanmar and Khmer (consonants) and the Hangul jamo (a
+//! syllable is its jamo) come from a table generated from ICU4X's root collation
 //! (`collate_table.rs`, written and checked by tests/collation.rs, which lists the exact
 //! ranges): each letter is one element (its primary ranked after all of Latin, a secondary of
 //! its own where it has one, like `ґ` after `г`, and a tertiary ranked among the letters of
