@@ -192,7 +192,7 @@ application/wasm/assemblyscript-heap-analyzer-json.wasm: | $(WASM_OPT)
 # version-2 dumps. Output: tests/assemblyscript/build/<program>.wasm and <program>.<n>.dump (and
 # <program>.no-dwarf.wasm, asc's own output, for the error case).
 AS_DIR := tests/assemblyscript
-AS_PROGRAMS := dwarf_fixture alloc_free leak
+AS_PROGRAMS := dwarf_fixture alloc_free leak sessions
 AS_WASMS := $(AS_PROGRAMS:%=$(AS_DIR)/build/%.wasm)
 AS_DWARFGEN := $(AS_DIR)/dwarfgen/target/debug/dwarfgen
 .PHONY: as-fixtures as-node-modules FORCE

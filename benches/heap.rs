@@ -407,13 +407,15 @@ fn main() {
 }
 
 /// The analysis without DWARF (issue 14: within 2x the DWARF path) on the AssemblyScript
-/// fixtures (`make as-fixtures`): from the bytes to the constructor view, the DWARF path
+/// fixtures (`make as-fixtures`; `sessions` is the large one, 8 MiB and 124,005 objects): from the bytes to the constructor view, the DWARF path
 /// (`Analyzer::new` on the program with DWARF) against the runtime's visitors
 /// (`Analyzer::load` on asc's own output), median of `reps` each, the two views checked equal.
 fn without_dwarf(reps: usize) {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/assemblyscript/build");
     let read = |name: &str| std::fs::read(dir.join(name));
-    for (program, dump_name) in [("dwarf_fixture", "dwarf_fixture.1.dump"), ("leak", "leak.2.dump")] {
+    for (program, dump_name) in
+        [("dwarf_fixture", "dwarf_fixture.1.dump"), ("leak", "leak.2.dump"), ("sessions", "sessions.1.dump")]
+    {
         let (Ok(dwarf), Ok(plain), Ok(dump)) =
             (read(&format!("{program}.wasm")), read(&format!("{program}.no-dwarf.wasm")), read(dump_name))
         else {

@@ -274,6 +274,7 @@ const DUMPS: &[(&str, &str)] = &[
     ("alloc_free", "alloc_free.2.dump"),
     ("leak", "leak.1.dump"),
     ("leak", "leak.2.dump"),
+    ("sessions", "sessions.1.dump"),
 ];
 
 /// Runs the CLI on fixture files (`@name` arguments are fixture paths); it must succeed with

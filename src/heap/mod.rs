@@ -49,6 +49,7 @@ pub mod tree;
 pub mod views;
 #[cfg(feature = "heap-runtime")]
 pub mod visit;
+#[cfg(feature = "heap-runtime")]
 mod visit_trace;
 
 #[cfg(test)]
@@ -130,12 +131,12 @@ impl<'w> Analyzer<'w> {
     ) -> Result<References, HeapError> {
         #[cfg(feature = "heap-runtime")]
         if let Some(rt) = &self.runtime {
-            let v = rt.scan(&self.module, dump.memory, &dump.globals, objects, index, &self.info)?;
-            return Ok(References { graph: v.graph, slots: Some(v.slots), globals: v.globals });
+            let v = rt.scan(&self.module, dump.memory, &dump.globals, objects, index)?;
+            return Ok(References { graph: v.graph, reads: Some(v.reads), globals: v.globals });
         }
         let graph = graph::scan(dump.memory, objects, index, &self.info)?;
         let globals = roots::global_roots(&self.info, &self.module, &dump.globals);
-        Ok(References { graph, slots: None, globals })
+        Ok(References { graph, reads: None, globals })
     }
 
     /// Walks the heap of one dump, scans its references, finds the roots, marks the live
@@ -144,21 +145,21 @@ impl<'w> Analyzer<'w> {
         let memory = dump.memory;
         let objects = tlsf::walk(memory, dump.heap_base)?;
         let index = PtrIndex::new(&objects);
-        let References { graph, slots, globals } = self.references(dump, &objects, &index)?;
+        let References { graph, reads, globals } = self.references(dump, &objects, &index)?;
         let roots = roots::roots(memory, dump.heap_base, dump.stack_pointer, &objects, &index, &globals);
         let root_objects = mark::unique_roots(roots.iter().map(|r| r.object), objects.len());
         let live = mark::mark(&graph, &root_objects);
         let tree = dominators::dominators(&graph, &root_objects);
-        Ok(HeapGraph { objects, index, graph, slots, globals, roots, live, tree })
+        Ok(HeapGraph { objects, index, graph, reads, globals, roots, live, tree })
     }
 
     /// [`Analyzer::graph`] and the shallow and retained sizes, without the reference
     /// graph (dropped before the sizes are computed, to keep the peak low).
     fn sizes(&self, dump: &Dump<'_>) -> Result<Sizes, HeapError> {
-        let HeapGraph { objects, index, graph, slots, live, tree, .. } = self.graph(dump)?;
+        let HeapGraph { objects, index, graph, reads, live, tree, .. } = self.graph(dump)?;
         drop(index);
         drop(graph);
-        drop(slots);
+        drop(reads);
         let shallow: Vec<u64> = objects.iter().map(|o| o.shallow_size()).collect();
         let retained = dominators::retained_sizes(&tree, &shallow);
         Ok(Sizes { objects, live, tree, shallow, retained })
@@ -229,7 +230,13 @@ impl<'w> Analyzer<'w> {
         dump: &Dump<'_>,
         f: impl FnOnce(&retainers::Heap<'_>) -> Result<R, HeapError>,
     ) -> Result<R, HeapError> {
-        let HeapGraph { objects, index, graph, slots, globals, roots, live, tree } = self.graph(dump)?;
+        let HeapGraph { objects, index, graph, reads, globals, roots, live, tree } = self.graph(dump)?;
+        // Without DWARF, the edges' slots from where the visitors read them.
+        #[cfg(feature = "heap-runtime")]
+        let slots = reads.map(|reads| visit::slots(dump.memory, &objects, &graph, &reads, &self.info));
+        // (Only the visitors give `reads`.)
+        #[cfg(not(feature = "heap-runtime"))]
+        let slots: Option<Vec<graph::Slot>> = reads.and(None);
         let shallow: Vec<u64> = objects.iter().map(|o| o.shallow_size()).collect();
         let retained = dominators::retained_sizes(&tree, &shallow);
         drop(tree);
@@ -252,7 +259,8 @@ impl<'w> Analyzer<'w> {
 /// What [`Analyzer::references`] finds in one dump.
 struct References {
     graph: graph::Graph,
-    slots: Option<Vec<graph::Slot>>,
+    /// Without DWARF: where each edge's reference was read (`visit::Visited::reads`).
+    reads: Option<Vec<u64>>,
     globals: Vec<roots::GlobalRoot>,
 }
 
@@ -261,7 +269,7 @@ struct HeapGraph {
     objects: Vec<tlsf::Object>,
     index: PtrIndex,
     graph: graph::Graph,
-    slots: Option<Vec<graph::Slot>>,
+    reads: Option<Vec<u64>>,
     globals: Vec<roots::GlobalRoot>,
     roots: Vec<roots::Root>,
     live: Vec<bool>,

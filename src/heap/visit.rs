@@ -404,6 +404,8 @@ struct Visits {
     recent: [u64; RECENT_LOADS],
     /// Next position in `recent`.
     next: usize,
+    /// Loads remembered since the last [`Visits::forget`], up to `RECENT_LOADS`.
+    loaded: usize,
     /// `(reference, slot address)` per `__visit` call: the latest remembered load that read
     /// the reference's value, [`UNKNOWN_SLOT`] when none did.
     refs: Vec<(u32, u64)>,
@@ -413,9 +415,9 @@ impl Visits {
     /// The address of the latest remembered load whose word in `memory` is `r` (visitors
     /// write only their shadow stack, so the words they loaded still hold what was read).
     fn read_from(&self, memory: &[u8], r: u32) -> u64 {
-        (1..=RECENT_LOADS)
+        (1..=self.loaded)
             .map(|k| self.recent[(self.next + RECENT_LOADS - k) % RECENT_LOADS])
-            .find(|&a| a != UNKNOWN_SLOT && super::tlsf::read_u32(memory, a) == Some(r))
+            .find(|&a| super::tlsf::read_u32(memory, a) == Some(r))
             .unwrap_or(UNKNOWN_SLOT)
     }
 
@@ -423,10 +425,17 @@ impl Visits {
     fn note_load(&mut self, addr: u64) {
         self.recent[self.next] = addr;
         self.next = (self.next + 1) % RECENT_LOADS;
+        self.loaded = (self.loaded + 1).min(RECENT_LOADS);
+    }
+
+    /// Forgets the remembered loads and the recorded references (before each object).
+    fn forget(&mut self) {
+        self.loaded = 0;
+        self.refs.clear();
     }
 
     /// What running the visitors on `object` would record, from its class's fixed `trace`
-    /// (after `recent` and `refs` are reset): `false`, recording nothing, when the trace does
+    /// (after [`Visits::forget`]): `false`, recording nothing, when the trace does
     /// not apply, because one of its loads falls outside `memory` or the object's header does
     /// not hold the class id the trace assumed.
     fn replay(&mut self, trace: &[Step], memory: &[u8], object: &Object) -> bool {
@@ -490,8 +499,9 @@ impl Observer for VisitObserver {
 pub struct Visited {
     /// The reference graph over all objects, edges in the visitors' order.
     pub graph: Graph,
-    /// The slot of each edge, parallel to `graph.targets` ([`slot`]).
-    pub slots: Vec<Slot>,
+    /// Where each edge's reference was read (the address of the load, [`UNKNOWN_SLOT`] when
+    /// none was seen), parallel to `graph.targets`: [`slots`] names them.
+    pub reads: Vec<u64>,
     /// The global roots.
     pub globals: Vec<GlobalRoot>,
 }
@@ -789,7 +799,6 @@ impl Runtime {
         globals: &[u32],
         objects: &[Object],
         index: &PtrIndex,
-        info: &DebugInfo,
     ) -> Result<Visited, HeapError> {
         let mut cached = self.vm.0.borrow_mut();
         if cached.as_ref().is_none_or(|vm| vm.max_bytes < memory.len() as u64) {
@@ -820,16 +829,11 @@ impl Runtime {
         vm.store.set_budget(Some(limit));
         let exhausted = HeapError::ScanLimitExceeded { limit };
         let mut obs = VisitObserver { visits: vm.visits.clone(), depth: 0, entered: None };
-        let (mut offsets, mut targets, mut slots) =
+        let (mut offsets, mut targets, mut reads) =
             (Vec::with_capacity(objects.len() + 1), Vec::new(), Vec::new());
-        let mut chain = Vec::new();
         offsets.push(0);
         for o in objects {
-            {
-                let mut v = vm.visits.borrow_mut();
-                v.refs.clear();
-                v.recent = [UNKNOWN_SLOT; RECENT_LOADS];
-            }
+            vm.visits.borrow_mut().forget();
             let trace = self.traces.get(o.rtid as usize).and_then(Option::as_deref);
             if !trace.is_some_and(|t| vm.visits.borrow_mut().replay(t, memory, o)) {
                 obs.depth = 0;
@@ -845,13 +849,13 @@ impl Runtime {
                     && let Some(i) = index.get(r)
                 {
                     targets.push(i);
-                    slots.push(slot(memory, o, info, r, at, &mut chain));
+                    reads.push(at);
                 }
             }
             offsets.push(targets.len());
         }
         let roots = self.global_roots(vm, &mut obs, index, objects, &values)?;
-        Ok(Visited { graph: Graph { offsets, targets }, slots, globals: roots })
+        Ok(Visited { graph: Graph { offsets, targets }, reads, globals: roots })
     }
 
     /// The objects `__visit_globals` visits, each named by the first global it reads that
@@ -921,6 +925,20 @@ fn reaches(fields: &[FieldNode], from: u32, to: u32) -> bool {
         at = fields[n as usize].base;
     }
     false
+}
+
+/// The slot of every edge of `graph` ([`slot`]), from where its reference was read
+/// (`reads`, parallel to `graph.targets`, as [`Runtime::scan`] gives them).
+pub fn slots(memory: &[u8], objects: &[Object], graph: &Graph, reads: &[u64], info: &DebugInfo) -> Vec<Slot> {
+    let mut chain = Vec::new();
+    let mut out = Vec::with_capacity(reads.len());
+    for (o, edges) in objects.iter().zip(graph.offsets.windows(2)) {
+        for e in edges[0]..edges[1] {
+            let r = objects[graph.targets[e] as usize].payload as u32;
+            out.push(slot(memory, o, info, r, reads[e], &mut chain));
+        }
+    }
+    out
 }
 
 /// Payload words searched for a reference whose load was not seen.
@@ -1165,6 +1183,7 @@ mod tests {
         ("dwarf_fixture.no-dwarf.wasm", "dwarf_fixture.1.dump"),
         ("alloc_free.no-dwarf.wasm", "alloc_free.1.dump"),
         ("alloc_free.no-dwarf.wasm", "alloc_free.2.dump"),
+        ("sessions.no-dwarf.wasm", "sessions.1.dump"),
     ];
 
     fn fixture(name: &str) -> Vec<u8> {
@@ -1189,7 +1208,6 @@ mod tests {
             let rt = Runtime::find(&wasm).unwrap().unwrap();
             let untraced = Runtime { traces: Vec::new(), ..rt.clone() };
             traced_classes += rt.traces.iter().filter(|t| t.as_ref().is_some_and(|t| t.len() > 1)).count();
-            let info = rt.debug_info();
             let objects = tlsf::walk(dump.memory, dump.heap_base).unwrap();
             let index = PtrIndex::new(&objects);
             let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
@@ -1216,7 +1234,7 @@ mod tests {
                         memory[word..word + 4].copy_from_slice(&value.to_le_bytes());
                     }
                 }
-                let scan = |rt: &Runtime| rt.scan(&module, &memory, &dump.globals, &objects, &index, &info);
+                let scan = |rt: &Runtime| rt.scan(&module, &memory, &dump.globals, &objects, &index);
                 let (replayed, interpreted) = (scan(&rt), scan(&untraced));
                 assert_eq!(replayed, interpreted, "round {round}");
             }
