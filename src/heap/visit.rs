@@ -441,8 +441,8 @@ impl Visits {
     fn replay(&mut self, trace: &[Step], memory: &[u8], object: &Object) -> bool {
         let payload = object.payload as u32;
         let applies = trace.iter().all(|s| match *s {
-            Step::Load { at, header } => match super::tlsf::read_u32(memory, at.at(payload)) {
-                Some(word) => !header || word == object.rtid,
+            Step::Load { at } => match super::tlsf::read_u32(memory, at.at(payload)) {
+                Some(word) => !at.is_header() || word == object.rtid,
                 None => false,
             },
             Step::Visit { .. } => true,
@@ -452,7 +452,7 @@ impl Visits {
         }
         for s in trace {
             match *s {
-                Step::Load { at, .. } => self.note_load(at.at(payload)),
+                Step::Load { at } => self.note_load(at.at(payload)),
                 Step::Visit { at } => {
                     let r = super::tlsf::read_u32(memory, at.at(payload)).unwrap_or(0);
                     let slot = self.read_from(memory, r);
@@ -676,16 +676,13 @@ impl Runtime {
         });
         // An empty object at the end of memory: a 20-byte header, 64 zero bytes of payload.
         let payload = size - 64;
+        let visitor_names = |entered: &[u32], funcs: &BTreeMap<u32, &str>| -> Vec<String> {
+            entered.iter().filter_map(|f| funcs.get(f)?.strip_suffix("~visit").map(str::to_string)).collect()
+        };
         for id in 0..count.unwrap_or(MAX_PROBED_CLASSES).min(MAX_PROBED_CLASSES) {
             let traced = tracer.trace(id).filter(|(steps, _)| {
-                steps.iter().all(|s| !matches!(s, Step::Load { at, .. } if at.at(payload as u32) + 4 > size))
+                steps.iter().all(|s| !matches!(s, Step::Load { at } if at.at(payload as u32) + 4 > size))
             });
-            let visitor_names = |entered: &[u32], funcs: &BTreeMap<u32, &str>| -> Vec<String> {
-                entered
-                    .iter()
-                    .filter_map(|f| funcs.get(f)?.strip_suffix("~visit").map(str::to_string))
-                    .collect()
-            };
             let visitors: Vec<String> = match &traced {
                 Some((_, entered)) => visitor_names(entered, traced_funcs),
                 None => {
@@ -1093,8 +1090,9 @@ mod tests {
     fn traces_follow_constant_branches_and_stop_at_data_dependent_ones() {
         let wasm = wat::parse_str(CLASSES).unwrap();
         let rt = Runtime::find(&wasm).unwrap().expect("the runtime functions are named");
-        let header = Step::Load { at: at(-8, 0), header: true };
-        let load = |d, o| Step::Load { at: at(d, o), header: false };
+        assert!(at(-8, 0).is_header() && at(-12, 4).is_header() && !at(0, 0).is_header());
+        let header = Step::Load { at: at(-8, 0) };
+        let load = |d, o| Step::Load { at: at(d, o) };
         let visit = |d, o| Step::Visit { at: at(d, o) };
         let a = vec![header, load(0, 0), visit(0, 0), load(4, 8), visit(4, 8)];
         assert_eq!(rt.traces[4].as_deref(), Some(a.as_slice()));

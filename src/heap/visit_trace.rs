@@ -39,14 +39,20 @@ impl Address {
     pub(crate) fn at(self, payload: u32) -> u64 {
         u64::from(payload.wrapping_add(self.delta as u32)) + u64::from(self.offset)
     }
+
+    /// Whether this is the header word holding the object's class id (`payload - 8`).
+    #[inline]
+    pub(crate) fn is_header(self) -> bool {
+        i64::from(self.delta) + i64::from(self.offset) == -8
+    }
 }
 
 /// One observable step of a visitor run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Step {
-    /// An `i32.load`; `header` when it reads the class id at `payload - 8`, which the trace
-    /// assumes holds the class's id.
-    Load { at: Address, header: bool },
+    /// An `i32.load`; at `payload - 8` ([`Address::is_header`]) it reads the class id, which
+    /// the trace assumes is the class's.
+    Load { at: Address },
     /// `__visit` of the word at `at` (which an earlier step loaded).
     Visit { at: Address },
 }
@@ -230,9 +236,8 @@ impl Run<'_, '_, '_, '_> {
                 Operator::I32Load => {
                     let Sym::Payload(delta) = pop(&mut stack)? else { return Err(Untraceable) };
                     let at = Address { delta, offset: ins.memarg().offset };
-                    let header = i64::from(delta) + i64::from(at.offset) == -8;
-                    self.steps.push(Step::Load { at, header });
-                    stack.push(if header { Sym::Const(self.rtid as i32) } else { Sym::Word(at) });
+                    self.steps.push(Step::Load { at });
+                    stack.push(if at.is_header() { Sym::Const(self.rtid as i32) } else { Sym::Word(at) });
                 }
                 Operator::Call => {
                     let f = ins.index();
