@@ -176,6 +176,8 @@ fn generated_table() -> (String, Vec<char>) {
         (collator(Strength::Primary), collator(Strength::Secondary), collator(Strength::Tertiary));
     let nfd = icu_normalizer::DecomposingNormalizerBorrowed::new_nfd();
     let s = |c: char| c.to_string();
+    // The last letter of Latin, after which every letter of the table sorts.
+    let last_latin = latin_letters().iter().max_by_key(|l| l.1).map(|l| l.0).unwrap();
     // Each letter as its base letter and marks.
     let mut decomposed: Vec<(char, Vec<char>)> = Vec::new();
     let mut bases: Vec<char> = Vec::new();
@@ -190,7 +192,7 @@ fn generated_table() -> (String, Vec<char>) {
         // nor is one the collation ignores (the Arabic tatweel) or sorts before the last
         // letter of Latin.
         if !SCRIPTS.iter().any(|&(a, b)| (a..=b).contains(&(d[0] as u32)))
-            || !primary.compare(&s(c), "\u{2bc}").is_gt()
+            || !primary.compare(&s(c), &s(last_latin)).is_gt()
         {
             continue;
         }
@@ -241,8 +243,8 @@ fn generated_table() -> (String, Vec<char>) {
     bases.retain(|c| !expanding.contains(c));
     decomposed.retain(|(_, d)| !expanding.contains(&d[0]));
     let groups = group(&bases);
-    // All after the last letter of Latin (`ʼ`).
-    assert!(groups.iter().all(|g| primary.compare("\u{2bc}", &s(g[0])).is_lt()));
+    // All after the last letter of Latin.
+    assert!(groups.iter().all(|g| primary.compare(&s(last_latin), &s(g[0])).is_lt()));
     let mut letters: Vec<(char, u16, u16, u8)> = Vec::new();
     for (p, group) in groups.iter().enumerate() {
         let first = group[0];
@@ -339,23 +341,94 @@ const PSEUDO_MARKS: [(&str, char, char, &str); 8] = [
     ("LONG_S", '\u{17f}', 's', ""),
 ];
 
-/// The Latin part of `src/heap/collate_table.rs`: every letter of [`LATIN`] that is an ASCII
-/// letter with marks (by canonical decomposition, and equal to that letter at primary
-/// strength), the secondary weights of those marks in root order (16 apart) and of the marks
-/// of [`PSEUDO_MARKS`] placed among them (comparing `dđ` with `d`, mark, `d`). Also the
-/// letters it decomposes.
+/// The letters with a primary of their own that `collate.rs`'s Latin-1 and Extended-A part
+/// writes (`ı ŋ ĸ ŧ þ`, and `ʼ` of `ŉ`), with their capitals.
+const LATIN_SPECIALS: [char; 9] =
+    ['\u{131}', '\u{14b}', '\u{14a}', '\u{138}', '\u{167}', '\u{166}', '\u{fe}', '\u{de}', '\u{2bc}'];
+
+/// The blocks whose letters without a decomposition get a primary of their own among the
+/// Latin letters: Latin Extended-B and the IPA Extensions.
+const LATIN_OWN: (u32, u32) = (0x180, 0x2af);
+
+/// The Latin letters in root order at primary strength: `a`–`z`, [`LATIN_SPECIALS`] and the
+/// letters of [`LATIN_OWN`] without a decomposition, less those that expand to several
+/// primaries (the digraphs `ǳ ʣ ʧ`…, found as in [`generated_table`]) or that share an ASCII
+/// letter's primary. Each letter with its primary rank and a tertiary ranked within its
+/// primary (`ʒ Ʒ`); ASCII capitals are not listed (`collate.rs` writes case itself).
+fn latin_letters() -> Vec<(char, u16, u8)> {
+    let (primary, tertiary) = (collator(Strength::Primary), collator(Strength::Tertiary));
+    let nfd = icu_normalizer::DecomposingNormalizerBorrowed::new_nfd();
+    let s = |c: char| c.to_string();
+    let mut letters: Vec<char> = ('a'..='z').chain(LATIN_SPECIALS).collect();
+    letters.extend(
+        (LATIN_OWN.0..=LATIN_OWN.1)
+            .filter_map(char::from_u32)
+            .filter(|&c| c.is_alphabetic() && nfd.normalize(&s(c)).chars().eq([c])),
+    );
+    let group = |letters: &mut Vec<char>| {
+        letters.sort_by(|a, b| tertiary.compare(&s(*a), &s(*b)).then(a.cmp(b)));
+        let mut groups: Vec<Vec<char>> = Vec::new();
+        for &c in letters.iter() {
+            match groups.last_mut() {
+                Some(g) if primary.compare(&s(g[0]), &s(c)).is_eq() => g.push(c),
+                _ => groups.push(vec![c]),
+            }
+        }
+        groups
+    };
+    let groups = group(&mut letters);
+    let (low, high) = (groups[0][0], groups[groups.len() - 1][0]);
+    let expands = |c: char, own: usize| {
+        groups.iter().enumerate().any(|(q, g)| {
+            [low, high].iter().any(|&w| {
+                let want = if q == own { Ordering::Less } else { own.cmp(&q) };
+                primary.compare(&s(c), &format!("{}{w}", g[0])) != want
+            })
+        })
+    };
+    let dropped: Vec<char> = groups
+        .iter()
+        .enumerate()
+        .flat_map(|(p, g)| {
+            let ascii = g[0].is_ascii();
+            g.iter().filter(move |&&c| !c.is_ascii() && (ascii || expands(c, p))).copied()
+        })
+        .collect();
+    assert!(dropped.iter().all(|c| !LATIN_SPECIALS.contains(c)), "a special letter expands: {dropped:?}");
+    letters.retain(|c| !dropped.contains(c));
+    let mut out = Vec::new();
+    for (p, g) in group(&mut letters).iter().enumerate() {
+        let mut ter = 0u8;
+        for (i, &c) in g.iter().enumerate() {
+            if i > 0 {
+                assert!(
+                    collator(Strength::Secondary).compare(&s(g[i - 1]), &s(c)).is_eq(),
+                    "{c:?}: a secondary of its own among the Latin letters"
+                );
+                ter += u8::from(!tertiary.compare(&s(g[i - 1]), &s(c)).is_eq());
+            }
+            out.push((c, p as u16, ter));
+        }
+    }
+    out
+}
+
+/// The Latin part of `src/heap/collate_table.rs`: the primaries of [`latin_letters`]; every
+/// letter of [`LATIN`] that is one of those letters with marks (by canonical decomposition,
+/// and equal to that letter at primary strength); the secondary weights of those marks in root
+/// order (16 apart) and of the marks of [`PSEUDO_MARKS`] placed among them (comparing `dđ` with
+/// `d`, mark, `d`). Also the letters it orders.
 fn latin_table() -> (String, Vec<char>) {
     use std::fmt::Write;
     let (primary, secondary) = (collator(Strength::Primary), collator(Strength::Secondary));
     let nfd = icu_normalizer::DecomposingNormalizerBorrowed::new_nfd();
+    let letters = latin_letters();
+    let is_base = |c: char| c.is_ascii_alphabetic() || letters.iter().any(|l| l.0 == c);
     let mut decomposed: Vec<(char, char, Vec<char>)> = Vec::new();
     let mut marks: Vec<char> = Vec::new();
     for c in LATIN.iter().flat_map(|&(a, b)| a..=b).filter_map(char::from_u32) {
         let d: Vec<char> = nfd.normalize(&c.to_string()).chars().collect();
-        if d.len() < 2
-            || !d[0].is_ascii_alphabetic()
-            || !primary.compare(&c.to_string(), &d[0].to_string()).is_eq()
-        {
+        if d.len() < 2 || !is_base(d[0]) || !primary.compare(&c.to_string(), &d[0].to_string()).is_eq() {
             continue;
         }
         assert!(d.len() <= 4, "{c:?}: more than three marks");
@@ -381,7 +454,28 @@ fn latin_table() -> (String, Vec<char>) {
         pseudo.push((name, v));
     }
     let mut out = String::from(
-        "/// Secondary weights of the marks `super::elements` writes for letters without a\n/// decomposition (`đ`, `ħ`, `ø`, `ł`, `ŀ`, `ð`, `æ œ ß`, `ſ`).\n",
+        "/// Primary ranks of the ASCII letters `a`…`z` among the Latin letters (`LATIN_LETTERS`).\n",
+    );
+    let rank = |c: char| letters.iter().find(|l| l.0 == c).map(|l| l.1).unwrap();
+    let ascii: Vec<String> = ('a'..='z').map(|c| rank(c).to_string()).collect();
+    writeln!(
+        out,
+        "#[rustfmt::skip]\npub(super) const ASCII_PRIMARIES: [u16; 26] = [{}];\n",
+        ascii.join(", ")
+    )
+    .unwrap();
+    out.push_str(
+        "/// The other Latin letters with a primary of their own, in root order with the ASCII\n\
+         /// letters: (code point, primary rank, tertiary rank within the primary).\n",
+    );
+    out.push_str("#[rustfmt::skip]\npub(super) const LATIN_LETTERS: &[(u16, u16, u8)] = &[\n");
+    let mut own: Vec<_> = letters.iter().filter(|l| !l.0.is_ascii()).collect();
+    own.sort();
+    for (c, p, t) in &own {
+        writeln!(out, "    (0x{:04X}, {p}, {t}),", *c as u32).unwrap();
+    }
+    out.push_str(
+        "];\n\n/// Secondary weights of the marks `super::elements` writes for letters without a\n/// decomposition (`đ`, `ħ`, `ø`, `ł`, `ŀ`, `ð`, `æ œ ß`, `ſ`).\n",
     );
     for (name, v) in &pseudo {
         writeln!(out, "pub(super) const {name}: u16 = {v};").unwrap();
@@ -395,16 +489,17 @@ fn latin_table() -> (String, Vec<char>) {
         writeln!(out, "    (0x{:04X}, {v}),", *m as u32).unwrap();
     }
     out.push_str(
-        "];\n\n/// Latin letters with marks (Unicode's `NFD`): (code point, ASCII base letter, marks, 0\n",
+        "];\n\n/// Latin letters with marks (Unicode's `NFD`): (code point, base letter, marks, 0 where\n",
     );
-    out.push_str("/// where there are fewer than three).\n");
-    out.push_str("#[rustfmt::skip]\npub(super) const LATIN_DECOMPOSED: &[(u16, u8, [u16; 3])] = &[\n");
+    out.push_str("/// there are fewer than three).\n");
+    out.push_str("#[rustfmt::skip]\npub(super) const LATIN_DECOMPOSED: &[(u16, u16, [u16; 3])] = &[\n");
     for (c, base, m) in &decomposed {
         let m = |i: usize| m.get(i).map_or(0, |&m| m as u32);
         writeln!(
             out,
-            "    (0x{:04X}, b'{base}', [0x{:04X}, 0x{:04X}, 0x{:04X}]),",
+            "    (0x{:04X}, 0x{:04X}, [0x{:04X}, 0x{:04X}, 0x{:04X}]),",
             *c as u32,
+            *base as u32,
             m(0),
             m(1),
             m(2)
@@ -412,7 +507,8 @@ fn latin_table() -> (String, Vec<char>) {
         .unwrap();
     }
     out.push_str("];\n\n");
-    (out, decomposed.iter().map(|d| d.0).collect())
+    let claimed = own.iter().map(|l| l.0).chain(decomposed.iter().map(|d| d.0));
+    (out, claimed.collect())
 }
 
 #[test]

@@ -9,16 +9,20 @@
 //! weights, each as a sequence.
 //!
 //! Exact for ASCII, U+00B7 MIDDLE DOT, the letters of Latin-1 (U+00C0–U+00FF) and Latin
-//! Extended-A (U+0100–U+017F), and the letters of Latin Extended-B and Latin Extended
-//! Additional that are ASCII letters with marks, checked against ICU4X's root collator in
+//! Extended-A (U+0100–U+017F), the letters of Latin Extended-B and Latin Extended
+//! Additional that are ASCII letters with marks, and the letters of Latin Extended-B and the
+//! IPA Extensions with a primary of their own, checked against ICU4X's root collator in
 //! tests/collation.rs:
 //!
 //! 1. C0 controls other than TAB…CR, and DEL, are ignorable;
 //! 2. primaries: TAB LF VT FF CR SPACE, then punctuation and symbols
 //!    `` _ - , ; : ! ? . · ' " ( ) [ ] { } @ * / \ & # % ` ^ + < = > | ~ $ ``, then `0`–`9`,
-//!    then the letters `a` … `z` with `ı` after `i`, `ŋ` after `n`, `ĸ` after `q`, `ŧ` after
-//!    `t`, `þ` after `z` and `ʼ` (of `ŉ`) last;
-//! 3. a letter with marks is its base letter followed by one secondary element per mark (its
+//!    then the Latin letters in the generated order (`ASCII_PRIMARIES`, `LATIN_LETTERS`):
+//!    `a` … `z` with `ı` after `i`, `ŋ` after `n`, `ĸ` after `q`, `ŧ` after `t`, `þ` after
+//!    `z`, and the letters of U+0180–U+02AF among them (`ƀ` after `b`, `ʒ` after `z`, `ʼ` of
+//!    `ŉ` before `ʕ`), each with a tertiary for its case;
+//! 3. a letter with marks is its base letter (an ASCII letter, or `ʒ` of `ǯ`) followed by one
+//!    secondary element per mark (its
 //!    canonical decomposition, `collate_table.rs`'s `LATIN_DECOMPOSED`), the marks' weights in
 //!    root order (`LATIN_MARKS`); `đ ħ ł ø`, `ŀ` (and `l·` as one letter), `ð` and `ſ` are
 //!    their base letter and a mark of their own, placed among those (`D_STROKE` …); `æ`, `œ`,
@@ -54,8 +58,6 @@ mod table;
 
 /// Symbol primaries, in root order.
 const SYMBOLS: &str = "_-,;:!?.\u{b7}'\"()[]{}@*/\\&#%`^+<=>|~$";
-/// Letter primaries, in root order (letters with marks sort with their base letter).
-const LETTERS: &str = "abcdefghi\u{131}jklmn\u{14b}opq\u{138}rst\u{167}uvwxyz\u{fe}\u{2bc}";
 
 // Secondary weights: 0 is the common weight of a letter without marks; the marks' weights
 // are generated (`table`), as are those of the marks this file writes itself:
@@ -79,8 +81,20 @@ fn position(list: &str, c: char) -> Option<u32> {
     list.chars().position(|x| x == c).map(|p| p as u32)
 }
 
+/// The primary rank and tertiary of a Latin letter with a primary of its own (`a`–`z`
+/// lower case, or a letter of the generated `LATIN_LETTERS`).
+fn latin_letter(c: char) -> Option<(u16, u8)> {
+    if c.is_ascii_lowercase() {
+        return Some((table::ASCII_PRIMARIES[usize::from(c as u8 - b'a')], LOWER));
+    }
+    let code = u16::try_from(c as u32).ok()?;
+    let i = table::LATIN_LETTERS.binary_search_by_key(&code, |l| l.0).ok()?;
+    Some((table::LATIN_LETTERS[i].1, table::LATIN_LETTERS[i].2))
+}
+
+/// Latin letter `c` (lower case, or of `LATIN_LETTERS`) with the given tertiary.
 fn letter(c: char, tertiary: u8) -> Element {
-    let primary = 200 + position(LETTERS, c).unwrap_or(0);
+    let primary = 200 + latin_letter(c).map_or(0, |l| u32::from(l.0));
     Element { primary, secondary: 0, tertiary }
 }
 
@@ -117,7 +131,7 @@ fn elements(c: char, out: &mut Vec<Element>) {
     let code = c as u32;
     if let Ok(i) = table::LATIN_DECOMPOSED.binary_search_by_key(&code, |d| u32::from(d.0)) {
         let (_, base, marks) = table::LATIN_DECOMPOSED[i];
-        elements(base as char, out);
+        elements(char::from_u32(u32::from(base)).unwrap_or(c), out);
         for m in marks.into_iter().take_while(|&m| m != 0) {
             out.push(mark(mark_weight(table::LATIN_MARKS, m), LOWER));
         }
@@ -152,12 +166,10 @@ fn elements(c: char, out: &mut Vec<Element>) {
             out.extend([letter('i', u), letter('j', u)]);
         }
         '\u{149}' => out.extend([letter('\u{2bc}', COMPAT), letter('n', COMPAT)]),
-        '\u{131}' | '\u{138}' | '\u{fe}' => out.push(letter(c, LOWER)),
-        '\u{14a}' | '\u{14b}' => out.push(letter('\u{14b}', t(c == '\u{14a}'))),
-        '\u{166}' | '\u{167}' => out.push(letter('\u{167}', t(c == '\u{166}'))),
-        '\u{de}' => out.push(letter('\u{fe}', UPPER)),
         _ => {
-            if !beyond_latin(code, out) {
+            if let Some((primary, tertiary)) = latin_letter(c) {
+                out.push(Element { primary: 200 + u32::from(primary), secondary: 0, tertiary });
+            } else if !beyond_latin(code, out) {
                 // Unordered: before the scripts of the table when below them, else after them.
                 let primary = if code < 0x370 { 1000 + code } else { 200_000 + code };
                 out.push(Element { primary, secondary: 0, tertiary: LOWER });
@@ -276,6 +288,22 @@ mod tests {
         assert_eq!(locale_compare("\u{e6}", "af"), Less);
         // The l\u{b7} contraction.
         assert_eq!(locale_compare("l\u{b7}", "\u{140}"), Equal);
+    }
+
+    #[test]
+    fn latin_letters_of_their_own() {
+        // ICU4X's root collator at tertiary strength gives each of these: `ƀ` (b with stroke)
+        // between `b` and `c`, turned `ǝ` before schwa `ə`, both after `e`; ezh `ʒ` after `z`
+        // and before `þ`, its capital a tertiary variant; `ǯ` is `ʒ` with a caron; the
+        // glottal stop `ʔ` before `ʼ`, the pharyngeal `ʕ` after it.
+        let mut v = ["c", "\u{180}", "b", "\u{259}", "\u{1dd}", "f", "e"];
+        v.sort_by(|a, b| locale_compare(a, b));
+        assert_eq!(v, ["b", "\u{180}", "c", "e", "\u{1dd}", "\u{259}", "f"]);
+        let mut v = ["\u{fe}", "\u{1b7}", "\u{1ef}", "z", "\u{292}", "\u{2bc}", "\u{294}", "\u{295}"];
+        v.sort_by(|a, b| locale_compare(a, b));
+        assert_eq!(v, ["z", "\u{292}", "\u{1b7}", "\u{1ef}", "\u{fe}", "\u{294}", "\u{2bc}", "\u{295}"]);
+        assert_eq!(locale_compare("\u{292}b", "\u{1b7}a"), Greater);
+        assert_eq!(locale_compare("\u{1ef}a", "\u{292}b"), Less);
     }
 
     #[test]
