@@ -33,22 +33,31 @@
 //!
 //! The letters of Greek, Cyrillic, Armenian, Hebrew, Arabic, Syriac, Thaana, N'Ko, Georgian,
 //! Glagolitic, Coptic, Hiragana, Katakana, Bopomofo, Ethiopic, Cherokee, Canadian syllabics,
-//! Mongolian, Tifinagh, the Brahmic scripts of India and Sri Lanka (independent vowels and
-//! consonants), Thai, Lao, Tibetan, Myanmar and Khmer (consonants) and the Hangul jamo (a
-//! syllable is its jamo) come from a table generated from ICU4X's root collation
-//! (`collate_table.rs`, written and checked by tests/collation.rs, which lists the exact
-//! ranges): each letter is one element (its primary ranked after all of Latin, a secondary of
-//! its own where it has one, like `ґ` after `г`, and a tertiary ranked among the letters of
-//! its primary: `σ ϲ Σ Ϲ ς`), or its canonical decomposition, a base letter and up to three
-//! marks of the table's secondary order. `й` and `Й` are letters of their own (a contraction
-//! of the root collation); letters that expand to several elements (`ϗ`, `Ϗ`) or that the
-//! collation ignores are not in the table.
+//! Mongolian, Tifinagh, the Brahmic scripts of India and Sri Lanka (independent vowels,
+//! consonants, vowel signs and viramas), Thai and Lao (consonants and vowels), Tibetan, Myanmar
+//! and Khmer (consonants) and the Hangul jamo (a syllable is its jamo) come from a table
+//! generated from ICU4X's root collation (`collate_table.rs`, written and checked by
+//! tests/collation.rs, which lists the exact ranges): each letter is one element (its primary
+//! ranked after all of Latin, a secondary of its own where it has one, like `ґ` after `г`, and
+//! a tertiary ranked among the letters of its primary: `σ ϲ Σ Ϲ ς`), or its canonical
+//! decomposition, a base letter and up to three marks of the table's secondary order. Three
+//! rules of the root collation go beyond one character:
+//!
+//! - contractions: `й` and `Й`, and the two-part vowel signs of the Brahmic scripts (`ୋ`), are
+//!   letters of their own, also when typed as their two characters (`CONTRACTIONS`);
+//! - a Thai or Lao vowel written before its consonant sorts after it (`เก` as `กเ`);
+//! - the signs of the table that are combining marks (viramas, Thai `ุ ู ฺ`) are taken in
+//!   canonical order (by their combining class, `COMBINING_CLASSES`) whatever order they were
+//!   typed in.
+//!
+//! Letters that expand to several elements (`ϗ`, `Ϗ`) or that the collation ignores are not in
+//! the table.
 //!
 //! Other characters sort by code point, each as its own primary: those below U+0370 between
 //! Latin and the table's letters, the others after them. That is exact for the CJK ideographs
 //! of U+4E00–U+9FFF and an approximation for the rest (symbols beyond ASCII, combining marks
-//! typed after a letter rather than precomposed), which AssemblyScript names seen so far never
-//! contain.
+//! outside the table typed after a letter rather than precomposed, Thai and Lao tone marks),
+//! which AssemblyScript names seen so far never contain.
 
 use alloc::vec::Vec;
 use core::cmp::Ordering;
@@ -215,15 +224,64 @@ fn beyond_latin(code: u32, out: &mut Vec<Element>) -> bool {
     true
 }
 
-/// The elements of a whole string; `l·` and `L·` count as `ŀ` and `Ŀ` (a contraction of the
-/// root collation).
+/// The canonical combining class of `c` (Unicode's `ccc`) where the generated table has one, 0
+/// (a starter) otherwise.
+fn combining_class(c: char) -> u8 {
+    let Ok(code) = u16::try_from(c as u32) else { return 0 };
+    table::COMBINING_CLASSES.binary_search_by_key(&code, |x| x.0).map_or(0, |i| table::COMBINING_CLASSES[i].1)
+}
+
+/// The characters of `s` with each run of combining marks in canonical order: sorted by
+/// combining class, stably (the canonical ordering of the Unicode Standard, section 3.11,
+/// which the collation applies before it looks at the marks).
+fn canonical_order(s: &str) -> Vec<char> {
+    let mut chars: Vec<char> = s.chars().collect();
+    let mut start = 0;
+    while start < chars.len() {
+        let len = chars[start..].iter().take_while(|&&c| combining_class(c) != 0).count();
+        chars[start..start + len].sort_by_key(|&c| combining_class(c));
+        start += len.max(1);
+    }
+    chars
+}
+
+/// The letter of the generated table that `first` and `second` make together (a contraction
+/// of the root collation: `и` and a combining breve are `й`, Oriya `େ` and `ା` are `ୋ`).
+fn contraction(first: char, second: char) -> Option<char> {
+    let (Ok(a), Ok(b)) = (u16::try_from(first as u32), u16::try_from(second as u32)) else { return None };
+    let i = table::CONTRACTIONS.binary_search_by_key(&(a, b), |x| (x.0, x.1)).ok()?;
+    char::from_u32(u32::from(table::CONTRACTIONS[i].2))
+}
+
+/// Whether `c` is a Thai or Lao vowel written before the consonant it follows in speech
+/// (U+0E40–U+0E44, U+0EC0–U+0EC4), and `next` a consonant of the same script.
+fn prevowel_before_consonant(c: char, next: Option<&char>) -> bool {
+    let Some(&next) = next else { return false };
+    match c {
+        '\u{e40}'..='\u{e44}' => ('\u{e01}'..='\u{e2e}').contains(&next),
+        '\u{ec0}'..='\u{ec4}' => ('\u{e81}'..='\u{eae}').contains(&next),
+        _ => false,
+    }
+}
+
+/// The elements of a whole string; `l·` and `L·` count as `ŀ` and `Ŀ`, and a Thai or Lao
+/// prevowel and the consonant after it sort as the consonant, then the vowel (contractions
+/// of the root collation, which sorts Thai and Lao syllables in spoken order).
 fn string_elements(s: &str) -> Vec<Element> {
     let mut out = Vec::with_capacity(s.len() + 4);
-    let mut chars = s.chars().peekable();
+    let reordered = canonical_order(s);
+    let mut chars = reordered.iter().copied().peekable();
     while let Some(c) = chars.next() {
         if matches!(c, 'l' | 'L') && chars.peek() == Some(&'\u{b7}') {
             chars.next();
             elements(if c == 'l' { '\u{140}' } else { '\u{13f}' }, &mut out);
+        } else if let Some(letter) = chars.peek().and_then(|&next| contraction(c, next)) {
+            chars.next();
+            elements(letter, &mut out);
+        } else if prevowel_before_consonant(c, chars.peek()) {
+            let consonant = chars.next().unwrap_or(c);
+            elements(consonant, &mut out);
+            elements(c, &mut out);
         } else {
             elements(c, &mut out);
         }
@@ -304,6 +362,21 @@ mod tests {
         assert_eq!(v, ["z", "\u{292}", "\u{1b7}", "\u{1ef}", "\u{fe}", "\u{294}", "\u{2bc}", "\u{295}"]);
         assert_eq!(locale_compare("\u{292}b", "\u{1b7}a"), Greater);
         assert_eq!(locale_compare("\u{1ef}a", "\u{292}b"), Less);
+    }
+
+    #[test]
+    fn thai_prevowels_and_brahmic_contractions() {
+        // ICU4X's root collator gives these (tests/collation.rs checks them at random): a
+        // Thai vowel written before its consonant sorts after it, so `ใฆ` sorts as `ฆใ`,
+        // before `ษ`.
+        assert_eq!(locale_compare("\u{e43}\u{e06}\u{e1c}\u{e25}", "\u{e29}\u{e06}\u{e1c}\u{e25}"), Less);
+        // Oriya `େ` and `ା` are `ୋ` (canonically equivalent), which sorts after `ର`; `и` and a
+        // combining breve are `й`.
+        assert_eq!(locale_compare("\u{b47}\u{b3e}", "\u{b4b}"), Equal);
+        assert_eq!(locale_compare("\u{a1b}\u{db6}\u{b47}\u{b3e}", "\u{a1b}\u{db6}\u{b47}\u{b30}"), Greater);
+        assert_eq!(locale_compare("\u{438}\u{306}", "\u{439}"), Equal);
+        // Marks typed out of canonical order: Thai phinthu (class 9) before sara u (103).
+        assert_eq!(locale_compare("\u{e01}\u{e38}\u{e3a}", "\u{e01}\u{e3a}\u{e38}"), Equal);
     }
 
     #[test]
