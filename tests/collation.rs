@@ -26,6 +26,8 @@ fn locale_compare_equals_icu_root_collation() {
     alphabet.extend(('\u{ac00}'..='\u{d7a3}').step_by(37));
     alphabet.extend(('\u{4e00}'..='\u{9fff}').step_by(97));
     alphabet.extend(['\u{3c3}', '\u{3c2}', '\u{3a3}', '\u{3f2}', '\u{433}', '\u{491}', '\u{413}', '\u{453}']);
+    // Combining marks typed on their own, after any character.
+    alphabet.extend(typed_marks());
     let mismatches = random_pairs(&icu, &alphabet, 200_000);
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
     // The issue's example, in Node's order.
@@ -64,6 +66,40 @@ fn random_pairs(icu: &icu_collator::CollatorBorrowed<'_>, alphabet: &[char], pai
         }
     }
     mismatches
+}
+
+/// Canonically equivalent strings compare as their originals: the first string of each random
+/// pair decomposed (Unicode's NFD), the second composed (NFC), against ICU on the originals.
+#[test]
+fn canonical_equivalents_compare_alike() {
+    let icu = collator(Strength::Tertiary);
+    let nfd = icu_normalizer::DecomposingNormalizerBorrowed::new_nfd();
+    let nfc = icu_normalizer::ComposingNormalizerBorrowed::new_nfc();
+    let mut alphabet: Vec<char> = ('\u{c0}'..='\u{17f}').filter(|c| c.is_alphabetic()).collect();
+    alphabet.extend(generated_table().1);
+    alphabet.extend(typed_marks());
+    alphabet.extend('a'..='z');
+    let (mut state, mut mismatches) = (0x2545_f491_4f6c_dd1du64, Vec::new());
+    let mut random = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    for _ in 0..100_000 {
+        let mut string =
+            || -> String { (0..1 + random(5)).map(|_| alphabet[random(alphabet.len())]).collect() };
+        let (a, b) = (string(), string());
+        let (da, cb) = (nfd.normalize(&a).into_owned(), nfc.normalize(&b).into_owned());
+        let (ours, theirs) = (locale_compare(&da, &cb), icu.compare(&a, &b));
+        if ours != theirs && mismatches.len() < 20 {
+            mismatches.push(format!("{a:?} ({da:?}) vs {b:?} ({cb:?}): ours {ours:?}, ICU {theirs:?}"));
+        }
+        if locale_compare(&da, &a) != Ordering::Equal && mismatches.len() < 20 {
+            mismatches.push(format!("{a:?} and its NFD {da:?} differ"));
+        }
+    }
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
 }
 
 /// Thai and Lao, whose vowels written before a consonant sort after it (`collate.rs`'s
@@ -214,6 +250,7 @@ fn generated_table() -> (String, Vec<char>) {
     let (primary, secondary, tertiary) =
         (collator(Strength::Primary), collator(Strength::Secondary), collator(Strength::Tertiary));
     let nfd = icu_normalizer::DecomposingNormalizerBorrowed::new_nfd();
+    let nfc = icu_normalizer::ComposingNormalizerBorrowed::new_nfc();
     let s = |c: char| c.to_string();
     // The last letter of Latin, after which every letter of the table sorts.
     let last_latin = latin_letters().iter().max_by_key(|l| l.1).map(|l| l.0).unwrap();
@@ -226,8 +263,16 @@ fn generated_table() -> (String, Vec<char>) {
         let mut d: Vec<char> = nfd.normalize(&s(c)).chars().collect();
         // A contraction of the root collation, a letter of its own (`й` is not `и` + breve).
         if !primary.compare(&s(c), &s(d[0])).is_eq() {
-            if let [first, second] = d[..] {
-                contractions.push((first, second, c));
+            // By its first-level decomposition: Sinhala `ෝ` is `ො` (itself `ෙ` and `ා`) and `්`.
+            match d[..] {
+                [first, second] => contractions.push((first, second, c)),
+                [p, q, r] => {
+                    let pq: Vec<char> = nfc.normalize(&format!("{p}{q}")).chars().collect();
+                    if let [first] = pq[..] {
+                        contractions.push((first, r, c));
+                    }
+                }
+                _ => {}
             }
             d = vec![c];
         }
@@ -251,6 +296,15 @@ fn generated_table() -> (String, Vec<char>) {
         if d.len() > 1 || d[0] != c {
             decomposed.push((c, d));
         }
+    }
+    for m in typed_marks() {
+        if !marks.contains(&m) {
+            marks.push(m);
+        }
+    }
+    // The marks that decompose (U+0344 is U+0308 U+0301).
+    for m in ('\u{300}'..='\u{36f}').filter(|m| !nfd.normalize(&s(*m)).chars().eq([*m])) {
+        decomposed.push((m, nfd.normalize(&s(m)).chars().collect()));
     }
     let mark_value = mark_weights(&mut marks, &secondary, 4);
     // Base letters in tertiary order, grouped by primary.
@@ -376,20 +430,51 @@ fn generated_table() -> (String, Vec<char>) {
     // Canonical combining classes, for the reordering of marks typed in a non-canonical order.
     let ccc = icu_normalizer::properties::CanonicalCombiningClassMapBorrowed::new();
     out.push_str(
-        "\n/// Canonical combining classes (Unicode's `ccc`) other than 0 of the letters above: (code\n\
-         /// point, class).\n",
+        "\n/// Canonical combining classes (Unicode's `ccc`) other than 0 of the letters and marks\n\
+         /// above: (code point, class).\n",
     );
     out.push_str("#[rustfmt::skip]\npub(super) const COMBINING_CLASSES: &[(u16, u8)] = &[\n");
-    for (c, _, _, _) in &letters {
-        let class = ccc.get_u8(*c);
+    let mut classified: Vec<char> =
+        letters.iter().map(|l| l.0).chain(mark_value.iter().map(|m| m.0)).collect();
+    classified.sort();
+    classified.dedup();
+    for c in classified {
+        let class = ccc.get_u8(c);
         if class != 0 {
-            writeln!(out, "    (0x{:04X}, {class}),", *c as u32).unwrap();
+            writeln!(out, "    (0x{:04X}, {class}),", c as u32).unwrap();
         }
     }
     out.push_str("];\n");
     let claimed =
         letters_out.into_iter().chain(decomposed.iter().map(|d| d.0)).chain(latin_letters).collect();
     (out, claimed)
+}
+
+/// The combining marks that both mark tables weigh, so that a mark typed after a letter of
+/// either weighs what it does in a precomposed letter: the marks of the canonical
+/// decompositions of the letters of [`LATIN`] and of [`script_letters`], and the combining
+/// diacritical marks U+0300–U+036F that the root collation weighs at secondary strength alone
+/// (not the grapheme joiner, which it ignores).
+fn typed_marks() -> Vec<char> {
+    let (primary, secondary) = (collator(Strength::Primary), collator(Strength::Secondary));
+    let nfd = icu_normalizer::DecomposingNormalizerBorrowed::new_nfd();
+    let mut marks: Vec<char> = Vec::new();
+    let letters = LATIN.iter().flat_map(|&(a, b)| a..=b).filter_map(char::from_u32).chain(script_letters());
+    for c in letters {
+        marks.extend(nfd.normalize(&c.to_string()).chars().skip(1));
+    }
+    marks.extend('\u{300}'..='\u{36f}');
+    marks.sort();
+    marks.dedup();
+    // Only what the collation weighs at secondary strength alone: no letter (a two-part vowel
+    // sign's second part), nothing ignorable.
+    marks.retain(|m| {
+        let key = format!("a{m}");
+        nfd.normalize(&m.to_string()).chars().eq([*m])
+            && primary.compare(&key, "a").is_eq()
+            && !secondary.compare(&key, "a").is_eq()
+    });
+    marks
 }
 
 /// The Latin blocks whose letters with marks `src/heap/collate_table.rs` decomposes:
@@ -492,7 +577,10 @@ fn latin_table() -> (String, Vec<char>) {
     let (primary, secondary) = (collator(Strength::Primary), collator(Strength::Secondary));
     let nfd = icu_normalizer::DecomposingNormalizerBorrowed::new_nfd();
     let letters = latin_letters();
-    let is_base = |c: char| c.is_ascii_alphabetic() || letters.iter().any(|l| l.0 == c);
+    // Base letters: ASCII, the letters with a primary of their own, and those `collate.rs`
+    // writes as a base letter and a mark of their own (`ǿ` is `ø` with an acute).
+    let pseudo = |c: char| PSEUDO_MARKS.iter().any(|p| p.1 == c || p.1.to_uppercase().eq([c]));
+    let is_base = |c: char| c.is_ascii_alphabetic() || letters.iter().any(|l| l.0 == c) || pseudo(c);
     let mut decomposed: Vec<(char, char, Vec<char>)> = Vec::new();
     let mut marks: Vec<char> = Vec::new();
     for c in LATIN.iter().flat_map(|&(a, b)| a..=b).filter_map(char::from_u32) {
@@ -507,6 +595,11 @@ fn latin_table() -> (String, Vec<char>) {
             }
         }
         decomposed.push((c, d[0], d[1..].to_vec()));
+    }
+    for m in typed_marks() {
+        if !marks.contains(&m) {
+            marks.push(m);
+        }
     }
     let mut value = mark_weights(&mut marks, &secondary, 16);
     // Each pseudo mark: the value of the combining mark it equals, else the gap before the

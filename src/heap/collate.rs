@@ -21,7 +21,8 @@
 //!    `a` … `z` with `ı` after `i`, `ŋ` after `n`, `ĸ` after `q`, `ŧ` after `t`, `þ` after
 //!    `z`, and the letters of U+0180–U+02AF among them (`ƀ` after `b`, `ʒ` after `z`, `ʼ` of
 //!    `ŉ` before `ʕ`), each with a tertiary for its case;
-//! 3. a letter with marks is its base letter (an ASCII letter, or `ʒ` of `ǯ`) followed by one
+//! 3. a letter with marks is its base letter (an ASCII letter, `ʒ` of `ǯ`, `æ` of `ǽ`, `ø` of
+//!    `ǿ`) followed by one
 //!    secondary element per mark (its
 //!    canonical decomposition, `collate_table.rs`'s `LATIN_DECOMPOSED`), the marks' weights in
 //!    root order (`LATIN_MARKS`); `đ ħ ł ø`, `ŀ` (and `l·` as one letter), `ð` and `ſ` are
@@ -43,21 +44,25 @@
 //! decomposition, a base letter and up to three marks of the table's secondary order. Three
 //! rules of the root collation go beyond one character:
 //!
+//! - a string is first decomposed (the tables' canonical decompositions) and each run of
+//!   combining marks put in canonical order (by combining class, `COMBINING_CLASSES`), so a
+//!   mark typed after its letter (`e` and U+0301) weighs what the precomposed letter's does
+//!   (`é`), and canonically equivalent strings compare equal; a typed mark takes its weight
+//!   from the table of the letter before it (`LATIN_MARKS` or `MARKS`, which weigh the same
+//!   marks: those of the decompositions and U+0300–U+036F);
 //! - contractions: `й` and `Й`, and the two-part vowel signs of the Brahmic scripts (`ୋ`), are
-//!   letters of their own, also when typed as their two characters (`CONTRACTIONS`);
-//! - a Thai or Lao vowel written before its consonant sorts after it (`เก` as `กเ`);
-//! - the signs of the table that are combining marks (viramas, Thai `ุ ู ฺ`) are taken in
-//!   canonical order (by their combining class, `COMBINING_CLASSES`) whatever order they were
-//!   typed in.
+//!   letters of their own, also when typed as their characters (`CONTRACTIONS`, also across
+//!   marks that do not block them, as UTS #10 matches discontiguous contractions);
+//! - a Thai or Lao vowel written before its consonant sorts after it (`เก` as `กเ`).
 //!
 //! Letters that expand to several elements (`ϗ`, `Ϗ`) or that the collation ignores are not in
 //! the table.
 //!
 //! Other characters sort by code point, each as its own primary: those below U+0370 between
 //! Latin and the table's letters, the others after them. That is exact for the CJK ideographs
-//! of U+4E00–U+9FFF and an approximation for the rest (symbols beyond ASCII, combining marks
-//! outside the table typed after a letter rather than precomposed, Thai and Lao tone marks),
-//! which AssemblyScript names seen so far never contain.
+//! of U+4E00–U+9FFF and an approximation for the rest (symbols beyond ASCII, the Latin
+//! digraphs that expand, Thai and Lao tone marks), which AssemblyScript names seen so far
+//! never contain.
 
 use alloc::vec::Vec;
 use core::cmp::Ordering;
@@ -107,12 +112,6 @@ fn letter(c: char, tertiary: u8) -> Element {
     Element { primary, secondary: 0, tertiary }
 }
 
-/// The secondary weight of combining mark `m` in a table of (code point, weight) sorted by
-/// code point; 0 (the common weight) for a mark the table does not hold.
-fn mark_weight(table: &[(u16, u16)], m: u16) -> u16 {
-    table.binary_search_by_key(&m, |x| x.0).map_or(0, |k| table[k].1)
-}
-
 fn mark(secondary: u16, tertiary: u8) -> Element {
     Element { primary: 0, secondary, tertiary }
 }
@@ -138,14 +137,6 @@ fn elements(c: char, out: &mut Vec<Element>) {
         return;
     }
     let code = c as u32;
-    if let Ok(i) = table::LATIN_DECOMPOSED.binary_search_by_key(&code, |d| u32::from(d.0)) {
-        let (_, base, marks) = table::LATIN_DECOMPOSED[i];
-        elements(char::from_u32(u32::from(base)).unwrap_or(c), out);
-        for m in marks.into_iter().take_while(|&m| m != 0) {
-            out.push(mark(mark_weight(table::LATIN_MARKS, m), LOWER));
-        }
-        return;
-    }
     let t = |upper: bool| if upper { UPPER } else { LOWER };
     let tc = |upper: bool| if upper { UPPER_COMPAT } else { COMPAT };
     match c {
@@ -180,7 +171,7 @@ fn elements(c: char, out: &mut Vec<Element>) {
                 out.push(Element { primary: 200 + u32::from(primary), secondary: 0, tertiary });
             } else if !beyond_latin(code, out) {
                 // Unordered: before the scripts of the table when below them, else after them.
-                let primary = if code < 0x370 { 1000 + code } else { 200_000 + code };
+                let primary = if code < 0x370 { 1000 + code } else { UNORDERED_PRIMARIES + code };
                 out.push(Element { primary, secondary: 0, tertiary: LOWER });
             }
         }
@@ -191,8 +182,8 @@ fn elements(c: char, out: &mut Vec<Element>) {
 const HANGUL_FIRST: u32 = 0xac00;
 const HANGUL_LAST: u32 = 0xd7a3;
 
-/// The elements of a letter of the generated table ([`table`]: scripts beyond Latin) into `out`:
-/// its base letter, then one element per combining mark. `false` when the table has no `code`.
+/// The element of a letter of the generated table ([`table`]: scripts beyond Latin) into `out`
+/// (a Hangul syllable: its jamo's). `false` when the table has no `code`.
 fn beyond_latin(code: u32, out: &mut Vec<Element>) -> bool {
     // A Hangul syllable is its jamo (its canonical decomposition, by the Unicode Standard's
     // arithmetic, section 3.12): leading consonant, vowel, and a trailing consonant or none.
@@ -209,19 +200,51 @@ fn beyond_latin(code: u32, out: &mut Vec<Element>) -> bool {
         return false;
     }
     let Ok(code) = u16::try_from(code) else { return false };
-    let (base, marks) = match table::DECOMPOSED.binary_search_by_key(&code, |d| d.0) {
-        Ok(i) => (table::DECOMPOSED[i].1, table::DECOMPOSED[i].2),
-        Err(_) => (code, [0; 3]),
-    };
-    let Ok(i) = table::LETTERS.binary_search_by_key(&base, |l| l.0) else { return false };
+    let Ok(i) = table::LETTERS.binary_search_by_key(&code, |l| l.0) else { return false };
     let (_, primary, secondary, tertiary) = table::LETTERS[i];
     // Table secondaries are compared only with each other and the common weight 0 (a letter
     // of the table never lines up with a Latin element when the primaries are equal).
-    out.push(Element { primary: 100_000 + u32::from(primary), secondary, tertiary });
-    for m in marks.into_iter().take_while(|&m| m != 0) {
-        out.push(Element { primary: 0, secondary: mark_weight(table::MARKS, m), tertiary: LOWER });
-    }
+    out.push(Element { primary: TABLE_PRIMARIES + u32::from(primary), secondary, tertiary });
     true
+}
+
+/// Where the primaries of the generated table's letters start; those of characters it does
+/// not order start at [`UNORDERED_PRIMARIES`].
+const TABLE_PRIMARIES: u32 = 100_000;
+/// Where the primaries of the characters above U+0370 that no table orders start.
+const UNORDERED_PRIMARIES: u32 = 200_000;
+
+/// The canonical decomposition of `c` into `out`: a letter with marks of either table
+/// (`LATIN_DECOMPOSED`, `DECOMPOSED`) becomes its base letter and its marks, any other
+/// character itself.
+fn decompose(c: char, out: &mut Vec<char>) {
+    let found = u16::try_from(c as u32).ok().and_then(|code| {
+        let latin = table::LATIN_DECOMPOSED.binary_search_by_key(&code, |d| d.0).ok();
+        latin.map(|i| (table::LATIN_DECOMPOSED[i].1, table::LATIN_DECOMPOSED[i].2)).or_else(|| {
+            let i = table::DECOMPOSED.binary_search_by_key(&code, |d| d.0).ok()?;
+            Some((table::DECOMPOSED[i].1, table::DECOMPOSED[i].2))
+        })
+    });
+    let Some((base, marks)) = found else {
+        out.push(c);
+        return;
+    };
+    let chars = core::iter::once(base).chain(marks.into_iter().take_while(|&m| m != 0));
+    out.extend(chars.filter_map(|x| char::from_u32(u32::from(x))));
+}
+
+/// The secondary weight of `c` when it is a combining mark the tables weigh: from the table
+/// of the letter before it in `before` (the elements so far), the Latin one when that is no
+/// letter of the generated table. Both tables weigh the same marks.
+fn typed_mark(c: char, before: &[Element]) -> Option<u16> {
+    let code = u16::try_from(c as u32).ok()?;
+    let latin = table::LATIN_MARKS.binary_search_by_key(&code, |m| m.0).ok()?;
+    let base = before.iter().rev().find(|e| e.primary != 0);
+    if base.is_some_and(|e| (TABLE_PRIMARIES..UNORDERED_PRIMARIES).contains(&e.primary)) {
+        let i = table::MARKS.binary_search_by_key(&code, |m| m.0).ok()?;
+        return Some(table::MARKS[i].1);
+    }
+    Some(table::LATIN_MARKS[latin].1)
 }
 
 /// The canonical combining class of `c` (Unicode's `ccc`) where the generated table has one, 0
@@ -231,11 +254,14 @@ fn combining_class(c: char) -> u8 {
     table::COMBINING_CLASSES.binary_search_by_key(&code, |x| x.0).map_or(0, |i| table::COMBINING_CLASSES[i].1)
 }
 
-/// The characters of `s` with each run of combining marks in canonical order: sorted by
-/// combining class, stably (the canonical ordering of the Unicode Standard, section 3.11,
-/// which the collation applies before it looks at the marks).
+/// The characters of `s` decomposed ([`decompose`]) and each run of combining marks in
+/// canonical order: sorted by combining class, stably (the canonical ordering of the Unicode
+/// Standard, section 3.11: the collation compares canonically equivalent strings as equal).
 fn canonical_order(s: &str) -> Vec<char> {
-    let mut chars: Vec<char> = s.chars().collect();
+    let mut chars: Vec<char> = Vec::with_capacity(s.len());
+    for c in s.chars() {
+        decompose(c, &mut chars);
+    }
     let mut start = 0;
     while start < chars.len() {
         let len = chars[start..].iter().take_while(|&&c| combining_class(c) != 0).count();
@@ -268,25 +294,58 @@ fn prevowel_before_consonant(c: char, next: Option<&char>) -> bool {
 /// prevowel and the consonant after it sort as the consonant, then the vowel (contractions
 /// of the root collation, which sorts Thai and Lao syllables in spoken order).
 fn string_elements(s: &str) -> Vec<Element> {
-    let mut out = Vec::with_capacity(s.len() + 4);
-    let reordered = canonical_order(s);
-    let mut chars = reordered.iter().copied().peekable();
-    while let Some(c) = chars.next() {
-        if matches!(c, 'l' | 'L') && chars.peek() == Some(&'\u{b7}') {
-            chars.next();
+    let mut out: Vec<Element> = Vec::with_capacity(s.len() + 4);
+    let mut chars = canonical_order(s);
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1);
+        i += 1;
+        if let Some(weight) = typed_mark(c, &out) {
+            out.push(mark(weight, LOWER));
+        } else if matches!(c, 'l' | 'L') && next == Some(&'\u{b7}') {
+            i += 1;
             elements(if c == 'l' { '\u{140}' } else { '\u{13f}' }, &mut out);
-        } else if let Some(letter) = chars.peek().and_then(|&next| contraction(c, next)) {
-            chars.next();
-            elements(letter, &mut out);
-        } else if prevowel_before_consonant(c, chars.peek()) {
-            let consonant = chars.next().unwrap_or(c);
-            elements(consonant, &mut out);
+        } else if let Some((at, letter)) = contraction_at(&chars, i - 1) {
+            // The letter may contract further (Sinhala `ො` and `්` are `ෝ`).
+            chars.remove(at);
+            i -= 1;
+            chars[i] = letter;
+        } else if prevowel_before_consonant(c, next) {
+            elements(chars[i], &mut out);
             elements(c, &mut out);
+            i += 1;
         } else {
             elements(c, &mut out);
         }
     }
     out
+}
+
+/// The contraction that the character at `start` makes with the next one, or with a later
+/// combining mark that no mark between them blocks (one of the same or a higher combining
+/// class, or a starter: UTS #10's discontiguous match): the position of the second character
+/// and the letter.
+fn contraction_at(chars: &[char], start: usize) -> Option<(usize, char)> {
+    let first = chars[start];
+    let next = *chars.get(start + 1)?;
+    if let Some(letter) = contraction(first, next) {
+        return Some((start + 1, letter));
+    }
+    let mut highest = combining_class(next);
+    for (k, &c) in chars.iter().enumerate().skip(start + 2) {
+        let class = combining_class(c);
+        if highest == 0 || class == 0 {
+            return None;
+        }
+        if class > highest {
+            if let Some(letter) = contraction(first, c) {
+                return Some((k, letter));
+            }
+            highest = class;
+        }
+    }
+    None
 }
 
 /// Compares two strings like `a.localeCompare(b)` in Node (see the module documentation);
@@ -377,6 +436,24 @@ mod tests {
         assert_eq!(locale_compare("\u{438}\u{306}", "\u{439}"), Equal);
         // Marks typed out of canonical order: Thai phinthu (class 9) before sara u (103).
         assert_eq!(locale_compare("\u{e01}\u{e38}\u{e3a}", "\u{e01}\u{e3a}\u{e38}"), Equal);
+        // Sinhala `ෙ`, `ා` and `්` are `ො` and `්`, which are `ෝ`.
+        assert_eq!(locale_compare("\u{dd9}\u{dcf}\u{dca}", "\u{ddd}"), Equal);
+    }
+
+    #[test]
+    fn typed_marks_equal_precomposed_letters() {
+        // Canonically equivalent strings, which the collation does not tell apart: a mark
+        // typed after its letter, marks in either order around a precomposed letter (dot below,
+        // class 220, before circumflex, 230), a mark that decomposes (U+0344 is a diaeresis and
+        // an acute), a Greek letter and its tonos.
+        assert_eq!(locale_compare("cafe\u{301}/Item", "caf\u{e9}/Item"), Equal);
+        assert_eq!(locale_compare("\u{e2}\u{323}", "\u{1ead}"), Equal);
+        assert_eq!(locale_compare("a\u{302}\u{323}", "\u{1ea1}\u{302}"), Equal);
+        assert_eq!(locale_compare("\u{3b9}\u{344}", "\u{390}"), Equal);
+        assert_eq!(locale_compare("\u{3b1}\u{301}", "\u{3ac}"), Equal);
+        // A typed mark is a secondary difference: after `cafe`, before `cafeb`.
+        assert_eq!(locale_compare("cafe\u{301}", "cafe"), Greater);
+        assert_eq!(locale_compare("cafe\u{301}", "cafeb"), Less);
     }
 
     #[test]
