@@ -669,8 +669,109 @@ fn latin_table() -> (String, Vec<char>) {
         .unwrap();
     }
     out.push_str("];\n\n");
-    let claimed = own.iter().map(|l| l.0).chain(decomposed.iter().map(|d| d.0));
+    let (symbols, symbol_chars) = symbol_table(&value);
+    out.push_str(&symbols);
+    let claimed = own.iter().map(|l| l.0).chain(decomposed.iter().map(|d| d.0)).chain(symbol_chars);
     (out, claimed.collect())
+}
+
+/// The blocks whose spaces, punctuation and symbols `src/heap/collate_table.rs` orders: the
+/// ASCII ones (TAB to CR, and the printable ones), Latin-1's, General Punctuation and the
+/// currency signs.
+const SYMBOL_BLOCKS: [(char, char); 6] = [
+    ('\t', '\r'),
+    (' ', '~'),
+    ('\u{a0}', '\u{bf}'),
+    ('\u{d7}', '\u{d7}'),
+    ('\u{f7}', '\u{f7}'),
+    ('\u{2010}', '\u{20c0}'),
+];
+
+/// The `SYMBOLS` table: every character of [`SYMBOL_BLOCKS`] that is no letter or digit, that
+/// the root collation does not ignore and sorts before the digits as one element (not `…`,
+/// which is `...`), with its primary rank, a secondary of its own where it has one among the
+/// symbols of its primary (`‘` after `'`, placed among the marks' weights `marks`, in the gap
+/// before the first mark it precedes, from 4 below it) and a tertiary ranked within its secondary
+/// (no-break space after space).
+fn symbol_table(marks: &[(char, u16)]) -> (String, Vec<char>) {
+    use std::fmt::Write;
+    let (primary, secondary, tertiary) =
+        (collator(Strength::Primary), collator(Strength::Secondary), collator(Strength::Tertiary));
+    let s = |c: char| c.to_string();
+    let mut symbols: Vec<char> = SYMBOL_BLOCKS
+        .iter()
+        .flat_map(|&(a, b)| a..=b)
+        .filter(|&c| {
+            !c.is_alphanumeric()
+                && !tertiary.compare(&s(c), "").is_eq()
+                && primary.compare(&s(c), "0").is_lt()
+        })
+        .collect();
+    let group = |symbols: &mut Vec<char>| {
+        symbols.sort_by(|a, b| tertiary.compare(&s(*a), &s(*b)).then(a.cmp(b)));
+        let mut groups: Vec<Vec<char>> = Vec::new();
+        for &c in symbols.iter() {
+            match groups.last_mut() {
+                Some(g) if primary.compare(&s(g[0]), &s(c)).is_eq() => g.push(c),
+                _ => groups.push(vec![c]),
+            }
+        }
+        groups
+    };
+    let groups = group(&mut symbols);
+    let (low, high) = (groups[0][0], groups[groups.len() - 1][0]);
+    let expands = |c: char, own: usize| {
+        groups.iter().enumerate().any(|(q, g)| {
+            [low, high].iter().any(|&w| {
+                let want = if q == own { Ordering::Less } else { own.cmp(&q) };
+                primary.compare(&s(c), &format!("{}{w}", g[0])) != want
+            })
+        })
+    };
+    let expanding: Vec<char> = groups
+        .iter()
+        .enumerate()
+        .flat_map(|(p, g)| g.iter().filter(move |&&c| expands(c, p)).copied())
+        .collect();
+    symbols.retain(|c| !expanding.contains(c));
+    let mut rows: Vec<(char, u16, u16, u8)> = Vec::new();
+    for (p, g) in group(&mut symbols).iter().enumerate() {
+        let first = g[0];
+        let (mut sec, mut ter) = (0u16, 0u8);
+        for (i, &c) in g.iter().enumerate() {
+            if i > 0 {
+                if !secondary.compare(&s(g[i - 1]), &s(c)).is_eq() {
+                    let key = format!("{first}{c}");
+                    // In the gap before the next mark (or after the last): from 4 below it,
+                    // one up for each further symbol in the same gap.
+                    let (v, below) = match place_among_marks(marks, |m| {
+                        secondary.compare(&key, &format!("{first}{m}{first}"))
+                    }) {
+                        Ok(v) => (v, v + 1),
+                        Err(Some(v)) => ((v - 4).max(sec + 1), v),
+                        Err(None) => (marks.last().map_or(0, |m| m.1) + 4, u16::MAX),
+                    };
+                    let v = v.max(sec + 1);
+                    assert!(v < below, "{c:?}: no room for its secondary among the marks");
+                    (sec, ter) = (v, 0);
+                } else if !tertiary.compare(&s(g[i - 1]), &s(c)).is_eq() {
+                    ter += 1;
+                }
+            }
+            rows.push((c, p as u16, sec, ter));
+        }
+    }
+    rows.sort();
+    let mut out = String::from(
+        "/// Spaces, punctuation and symbols, which sort before the digits: (code point, primary\n\
+         /// rank, secondary, tertiary).\n",
+    );
+    out.push_str("#[rustfmt::skip]\npub(super) const SYMBOLS: &[(u16, u16, u16, u8)] = &[\n");
+    for (c, p, sec, ter) in &rows {
+        writeln!(out, "    (0x{:04X}, {p}, {sec}, {ter}),", *c as u32).unwrap();
+    }
+    out.push_str("];\n\n");
+    (out, rows.iter().map(|r| r.0).collect())
 }
 
 #[test]

@@ -8,15 +8,17 @@
 //! compared by their primary weights, then their secondary weights, then their tertiary
 //! weights, each as a sequence.
 //!
-//! Exact for ASCII, U+00B7 MIDDLE DOT, the letters of Latin-1 (U+00C0–U+00FF) and Latin
-//! Extended-A (U+0100–U+017F), the letters of Latin Extended-B and Latin Extended
-//! Additional that are ASCII letters with marks, and the letters of Latin Extended-B and the
-//! IPA Extensions with a primary of their own, checked against ICU4X's root collator in
-//! tests/collation.rs:
+//! Exact for ASCII, the spaces, punctuation and symbols of Latin-1, General Punctuation and the
+//! currency signs, the letters of Latin-1 (U+00C0–U+00FF) and Latin Extended-A
+//! (U+0100–U+017F), the letters of Latin Extended-B and Latin Extended Additional that are
+//! ASCII letters with marks, and the letters of Latin Extended-B and the IPA Extensions with a
+//! primary of their own, checked against ICU4X's root collator in tests/collation.rs:
 //!
 //! 1. C0 controls other than TAB…CR, and DEL, are ignorable;
-//! 2. primaries: TAB LF VT FF CR SPACE, then punctuation and symbols
-//!    `` _ - , ; : ! ? . · ' " ( ) [ ] { } @ * / \ & # % ` ^ + < = > | ~ $ ``, then `0`–`9`,
+//! 2. primaries: the spaces, punctuation and symbols in the generated order (`SYMBOLS`: TAB
+//!    LF VT FF CR, SPACE, then `` _ - , ; : ! ? . · ' " ( ) [ ] { } @ * / \ & # % ` ^ + < = >
+//!    | ~ $ `` with the others among them, `‘` and `’` a secondary difference from `'`, the
+//!    no-break space a tertiary one from the space), then `0`–`9`,
 //!    then the Latin letters in the generated order (`ASCII_PRIMARIES`, `LATIN_LETTERS`):
 //!    `a` … `z` with `ı` after `i`, `ŋ` after `n`, `ĸ` after `q`, `ŧ` after `t`, `þ` after
 //!    `z`, and the letters of U+0180–U+02AF among them (`ƀ` after `b`, `ʒ` after `z`, `ʼ` of
@@ -60,18 +62,15 @@
 //!
 //! Other characters sort by code point, each as its own primary: those below U+0370 between
 //! Latin and the table's letters, the others after them. That is exact for the CJK ideographs
-//! of U+4E00–U+9FFF and an approximation for the rest (symbols beyond ASCII, the Latin
-//! digraphs that expand, Thai and Lao tone marks), which AssemblyScript names seen so far
-//! never contain.
+//! of U+4E00–U+9FFF and an approximation for the rest (symbols of other blocks, those that
+//! expand like `…`, the Latin digraphs that expand, Thai and Lao tone marks), which
+//! AssemblyScript names seen so far never contain.
 
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
 #[path = "collate_table.rs"]
 mod table;
-
-/// Symbol primaries, in root order.
-const SYMBOLS: &str = "_-,;:!?.\u{b7}'\"()[]{}@*/\\&#%`^+<=>|~$";
 
 // Secondary weights: 0 is the common weight of a letter without marks; the marks' weights
 // are generated (`table`), as are those of the marks this file writes itself:
@@ -91,8 +90,12 @@ struct Element {
     tertiary: u8,
 }
 
-fn position(list: &str, c: char) -> Option<u32> {
-    list.chars().position(|x| x == c).map(|p| p as u32)
+/// The element of a space, punctuation mark or symbol of the generated table (`SYMBOLS`).
+fn symbol(c: char) -> Option<Element> {
+    let code = u16::try_from(c as u32).ok()?;
+    let i = table::SYMBOLS.binary_search_by_key(&code, |x| x.0).ok()?;
+    let (_, rank, secondary, tertiary) = table::SYMBOLS[i];
+    Some(Element { primary: SYMBOL_PRIMARIES + u32::from(rank), secondary, tertiary })
 }
 
 /// The primary rank and tertiary of a Latin letter with a primary of its own (`a`–`z`
@@ -108,7 +111,7 @@ fn latin_letter(c: char) -> Option<(u16, u8)> {
 
 /// Latin letter `c` (lower case, or of `LATIN_LETTERS`) with the given tertiary.
 fn letter(c: char, tertiary: u8) -> Element {
-    let primary = 200 + latin_letter(c).map_or(0, |l| u32::from(l.0));
+    let primary = LATIN_PRIMARIES + latin_letter(c).map_or(0, |l| u32::from(l.0));
     Element { primary, secondary: 0, tertiary }
 }
 
@@ -118,21 +121,22 @@ fn mark(secondary: u16, tertiary: u8) -> Element {
 
 /// The elements of `c` into `out` (none for an ignorable character).
 fn elements(c: char, out: &mut Vec<Element>) {
+    if let Some(e) = symbol(c) {
+        out.push(e);
+        return;
+    }
     if c.is_ascii() {
+        // Letters, digits; the other controls are ignorable.
         let b = c as u8;
-        let upper = b.is_ascii_uppercase();
-        let primary = match b {
-            b'\t'..=b'\r' => Some(u32::from(b - b'\t') + 1),
-            b' ' => Some(6),
-            b'0'..=b'9' => Some(100 + u32::from(b - b'0')),
-            b'a'..=b'z' | b'A'..=b'Z' => {
-                out.push(letter(b.to_ascii_lowercase() as char, if upper { UPPER } else { LOWER }));
-                return;
-            }
-            _ => position(SYMBOLS, c).map(|p| 10 + p),
-        };
-        if let Some(primary) = primary {
-            out.push(Element { primary, secondary: 0, tertiary: LOWER });
+        if b.is_ascii_alphabetic() {
+            let upper = b.is_ascii_uppercase();
+            out.push(letter(b.to_ascii_lowercase() as char, if upper { UPPER } else { LOWER }));
+        } else if b.is_ascii_digit() {
+            out.push(Element {
+                primary: DIGIT_PRIMARIES + u32::from(b - b'0'),
+                secondary: 0,
+                tertiary: LOWER,
+            });
         }
         return;
     }
@@ -140,11 +144,6 @@ fn elements(c: char, out: &mut Vec<Element>) {
     let t = |upper: bool| if upper { UPPER } else { LOWER };
     let tc = |upper: bool| if upper { UPPER_COMPAT } else { COMPAT };
     match c {
-        '\u{b7}' => out.push(Element {
-            primary: 10 + position(SYMBOLS, c).unwrap_or(0),
-            secondary: 0,
-            tertiary: LOWER,
-        }),
         '\u{d0}' | '\u{f0}' => out.extend([letter('d', t(c == '\u{d0}')), mark(ETH, LOWER)]),
         '\u{110}' | '\u{111}' => out.extend([letter('d', t(c == '\u{110}')), mark(D_STROKE, LOWER)]),
         '\u{126}' | '\u{127}' => out.extend([letter('h', t(c == '\u{126}')), mark(H_STROKE, LOWER)]),
@@ -168,10 +167,11 @@ fn elements(c: char, out: &mut Vec<Element>) {
         '\u{149}' => out.extend([letter('\u{2bc}', COMPAT), letter('n', COMPAT)]),
         _ => {
             if let Some((primary, tertiary)) = latin_letter(c) {
-                out.push(Element { primary: 200 + u32::from(primary), secondary: 0, tertiary });
+                out.push(Element { primary: LATIN_PRIMARIES + u32::from(primary), secondary: 0, tertiary });
             } else if !beyond_latin(code, out) {
                 // Unordered: before the scripts of the table when below them, else after them.
-                let primary = if code < 0x370 { 1000 + code } else { UNORDERED_PRIMARIES + code };
+                let primary =
+                    if code < 0x370 { UNORDERED_LATIN_PRIMARIES + code } else { UNORDERED_PRIMARIES + code };
                 out.push(Element { primary, secondary: 0, tertiary: LOWER });
             }
         }
@@ -208,6 +208,15 @@ fn beyond_latin(code: u32, out: &mut Vec<Element>) -> bool {
     true
 }
 
+/// Where the primaries of the spaces, punctuation and symbols start (their rank in `SYMBOLS`).
+const SYMBOL_PRIMARIES: u32 = 1;
+/// Where the primaries of the digits `0`–`9` start.
+const DIGIT_PRIMARIES: u32 = 1_000;
+/// Where the primaries of the Latin letters start (their rank in `ASCII_PRIMARIES` and
+/// `LATIN_LETTERS`).
+const LATIN_PRIMARIES: u32 = 2_000;
+/// Where the primaries of the characters below U+0370 that no table orders start.
+const UNORDERED_LATIN_PRIMARIES: u32 = 10_000;
 /// Where the primaries of the generated table's letters start; those of characters it does
 /// not order start at [`UNORDERED_PRIMARIES`].
 const TABLE_PRIMARIES: u32 = 100_000;
@@ -374,6 +383,25 @@ mod tests {
         assert_eq!(locale_compare("_", "-"), Less);
         assert_eq!(locale_compare("~", "$"), Less);
         assert_eq!(locale_compare("$", "0"), Less);
+    }
+
+    #[test]
+    fn symbols_beyond_ascii() {
+        // ICU4X's root collator gives these: currency signs after `$`'s kin, in this order;
+        // `‘` and `’` are the apostrophe with a secondary difference, and a no-break space is a
+        // space with a tertiary one; `¡` after `!`, `§` after `}`, all before the digits.
+        let mut v = ["\u{20ac}", "$", "\u{a3}", "\u{a2}", "\u{a4}", "\u{a5}"];
+        v.sort_by(|a, b| locale_compare(a, b));
+        assert_eq!(v, ["\u{a4}", "\u{a2}", "$", "\u{a3}", "\u{a5}", "\u{20ac}"]);
+        assert_eq!(locale_compare("'", "\u{2018}"), Less);
+        assert_eq!(locale_compare("\u{2018}", "\u{2019}"), Less);
+        assert_eq!(locale_compare("a\u{2019}b", "a'c"), Less);
+        assert_eq!(locale_compare("a\u{a0}b", "a b"), Greater);
+        assert_eq!(locale_compare("a\u{a0}a", "a b"), Less);
+        assert_eq!(locale_compare("!", "\u{a1}"), Less);
+        assert_eq!(locale_compare("\u{a1}", "?"), Less);
+        assert_eq!(locale_compare("}", "\u{a7}"), Less);
+        assert_eq!(locale_compare("\u{20ac}", "0"), Less);
     }
 
     #[test]
