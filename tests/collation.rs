@@ -72,6 +72,38 @@ fn random_pairs(icu: &icu_collator::CollatorBorrowed<'_>, alphabet: &[char], pai
     mismatches
 }
 
+/// Pairs that a structured search found ordered differently once (curly quotes against marks
+/// after letters of either table, ignorable format characters, a C1 control), each against
+/// ICU.
+#[test]
+fn structured_cases_equal_icu() {
+    let icu = collator(Strength::Tertiary);
+    let pairs = [
+        ("a\u{2018}", "a\u{301}'"),
+        ("\u{2018}", "\u{332}'"),
+        ("a\u{2019}", "a\u{301}'"),
+        ("a\u{201c}", "a\u{301}\""),
+        ("A\u{301}\u{2018}", "a\u{2018}"),
+        ("\u{3b1}\u{300}'", "\u{3b1}\u{2018}"),
+        ("\u{433}\u{300}'", "\u{433}\u{2019}"),
+        ("\u{ac00}\u{300}'", "\u{ac00}\u{2018}"),
+        ("\u{3ac}\u{2018}", "\u{3b1}\u{2018}"),
+        ("a\u{ad}b", "ab"),
+        ("a\u{200b}b", "ab"),
+        ("a\u{200d}b", "ab"),
+        ("a\u{200e}b", "ab"),
+        ("a\u{2060}b", "ab"),
+        ("a\u{85}b", "ab"),
+        ("\u{491}a\u{301}", "\u{433}\u{301}a"),
+        ("d\u{111}", "d\u{300}d"),
+    ];
+    for (a, b) in pairs {
+        for (x, y) in [(a, b), (b, a)] {
+            assert_eq!(locale_compare(x, y), icu.compare(x, y), "{x:?} vs {y:?}");
+        }
+    }
+}
+
 /// Canonically equivalent strings compare as their originals: the first string of each random
 /// pair decomposed (Unicode's NFD), the second composed (NFC), against ICU on the originals.
 #[test]
@@ -225,6 +257,39 @@ fn place_among_marks(
     Err(None)
 }
 
+/// The distance between the weights of two neighbouring combining marks. Every secondary is
+/// on that one scale: besides the marks, the marks `collate.rs` writes for `đ ħ ø`… (ICU's
+/// order relative to the marks, in [`PSEUDO_SECONDARIES`] of a gap), the letters' own
+/// secondaries (`ґ`, in [`LETTER_SECONDARIES`]) and the symbols' (`‘`, in
+/// [`SYMBOL_SECONDARIES`]). Two of different kinds in one gap keep that order, which ICU's
+/// comparisons against the marks cannot check.
+const MARK_STEP: u16 = 64;
+/// Offsets in a gap between marks for the marks `collate.rs` writes itself.
+const PSEUDO_SECONDARIES: (u16, u16) = (1, 16);
+/// Offsets in a gap for the letters' own secondaries.
+const LETTER_SECONDARIES: (u16, u16) = (16, 40);
+/// Offsets in a gap for the symbols' own secondaries.
+const SYMBOL_SECONDARIES: (u16, u16) = (40, MARK_STEP);
+
+/// The weight of a secondary placed among the marks by `compare` ([`place_among_marks`]): the
+/// mark's weight when it equals one, else the first free weight of `offsets` in its gap above
+/// `previous` (the last weight given in its run), with the weight it must stay below.
+fn in_gap(
+    marks: &[(char, u16)],
+    offsets: (u16, u16),
+    previous: u16,
+    compare: impl FnMut(char) -> Ordering,
+) -> (u16, u16) {
+    match place_among_marks(marks, compare) {
+        Ok(v) => (v.max(previous + 1), v + 1),
+        Err(Some(v)) => ((v - MARK_STEP + offsets.0).max(previous + 1), v - MARK_STEP + offsets.1),
+        Err(None) => {
+            let last = marks.last().map_or(0, |m| m.1);
+            ((last + offsets.0).max(previous + 1), last + offsets.1)
+        }
+    }
+}
+
 /// The letters of [`SCRIPTS`]: every alphabetic character, by code point.
 fn script_letters() -> Vec<char> {
     SCRIPTS
@@ -301,16 +366,13 @@ fn generated_table() -> (String, Vec<char>) {
             decomposed.push((c, d));
         }
     }
-    for m in typed_marks() {
-        if !marks.contains(&m) {
-            marks.push(m);
-        }
-    }
+    assert!(marks.iter().all(|m| typed_marks().contains(m)), "a decomposition's mark is weighed");
     // The marks that decompose (U+0344 is U+0308 U+0301).
     for m in ('\u{300}'..='\u{36f}').filter(|m| !nfd.normalize(&s(*m)).chars().eq([*m])) {
         decomposed.push((m, nfd.normalize(&s(m)).chars().collect()));
     }
-    let mark_value = mark_weights(&mut marks, &secondary, 4);
+    // One scale for every secondary (see [`MARK_STEP`]).
+    let mark_value = mark_weights(&mut typed_marks(), &secondary, MARK_STEP);
     // Base letters in tertiary order, grouped by primary.
     bases.sort_by(|a, b| tertiary.compare(&s(*a), &s(*b)).then(a.cmp(b)));
     let group = |bases: &[char]| {
@@ -357,14 +419,10 @@ fn generated_table() -> (String, Vec<char>) {
                     // A secondary of its own: where `first c` falls among `first mark first`,
                     // in the gap before the first mark it precedes.
                     let key = format!("{first}{c}");
-                    let v = match place_among_marks(&mark_value, |m| {
+                    let (v, below) = in_gap(&mark_value, LETTER_SECONDARIES, sec, |m| {
                         secondary.compare(&key, &format!("{first}{m}{first}"))
-                    }) {
-                        Ok(v) => v,
-                        Err(Some(v)) => v - 2,
-                        Err(None) => mark_value.last().map_or(0, |m| m.1) + 2,
-                    };
-                    assert!(v > sec, "{c:?}: its secondary does not follow {prev:?}'s among the marks");
+                    });
+                    assert!(v < below, "{c:?}: no room for its secondary among the marks");
                     (sec, ter) = (v, 0);
                 } else if !tertiary.compare(&s(prev), &s(c)).is_eq() {
                     ter += 1;
@@ -382,9 +440,12 @@ fn generated_table() -> (String, Vec<char>) {
          //! (tests/collation.rs); do not edit: Latin letters with marks (`super::elements`), and\n\
          //! the letters of the scripts its `SCRIPTS` lists (`super::beyond_latin`).\n\n",
     );
-    let (latin, latin_letters) = latin_table();
+    let (latin, latin_letters) = latin_table(&mark_value);
     out.push_str(&latin);
-    out.push_str("/// Combining marks of the decompositions below: (code point, secondary weight).\n");
+    out.push_str(
+        "/// Combining marks: (code point, secondary weight), one scale with the secondaries of\n\
+         /// `LETTERS`, `SYMBOLS` and the marks of `super::elements` (`D_STROKE` …).\n",
+    );
     out.push_str("#[rustfmt::skip]\npub(super) const MARKS: &[(u16, u16)] = &[\n");
     let mut marks_sorted = mark_value.clone();
     marks_sorted.sort();
@@ -576,7 +637,7 @@ fn latin_letters() -> Vec<(char, u16, u8)> {
 /// and equal to that letter at primary strength); the secondary weights of those marks in root
 /// order (16 apart) and of the marks of [`PSEUDO_MARKS`] placed among them (comparing `dđ` with
 /// `d`, mark, `d`). Also the letters it orders.
-fn latin_table() -> (String, Vec<char>) {
+fn latin_table(value: &[(char, u16)]) -> (String, Vec<char>) {
     use std::fmt::Write;
     let (primary, secondary) = (collator(Strength::Primary), collator(Strength::Secondary));
     let nfd = icu_normalizer::DecomposingNormalizerBorrowed::new_nfd();
@@ -600,23 +661,20 @@ fn latin_table() -> (String, Vec<char>) {
         }
         decomposed.push((c, d[0], d[1..].to_vec()));
     }
-    for m in typed_marks() {
-        if !marks.contains(&m) {
-            marks.push(m);
-        }
-    }
-    let mut value = mark_weights(&mut marks, &secondary, 16);
+    assert!(marks.iter().all(|m| value.iter().any(|v| v.0 == *m)), "a decomposition's mark is weighed");
     // Each pseudo mark: the value of the combining mark it equals, else the gap before the
     // first mark it precedes, in the listed order within a gap.
     let mut pseudo: Vec<(&str, u16)> = Vec::new();
-    for (k, &(name, letter, base, tail)) in PSEUDO_MARKS.iter().enumerate() {
+    for &(name, letter, base, tail) in &PSEUDO_MARKS {
         let key = format!("{base}{letter}");
-        let v =
-            match place_among_marks(&value, |m| secondary.compare(&key, &format!("{base}{base}{m}{tail}"))) {
-                Ok(v) => v,
-                Err(Some(v)) => v - 16 + 1 + k as u16,
-                Err(None) => value.last().map_or(0, |m| m.1) + 1 + k as u16,
-            };
+        let (mut v, below) = in_gap(value, PSEUDO_SECONDARIES, 0, |m| {
+            secondary.compare(&key, &format!("{base}{base}{m}{tail}"))
+        });
+        // In the listed order within a gap (which holds between the same two marks).
+        while !value.iter().any(|m| m.1 == v) && pseudo.iter().any(|p| p.1 == v) {
+            v += 1;
+        }
+        assert!(v < below, "{letter:?}: no room for its mark among the marks");
         pseudo.push((name, v));
     }
     let mut out = String::from(
@@ -647,15 +705,7 @@ fn latin_table() -> (String, Vec<char>) {
         writeln!(out, "pub(super) const {name}: u16 = {v};").unwrap();
     }
     out.push_str(
-        "\n/// Combining marks of the Latin decompositions below: (code point, secondary weight).\n",
-    );
-    out.push_str("#[rustfmt::skip]\npub(super) const LATIN_MARKS: &[(u16, u16)] = &[\n");
-    value.sort();
-    for (m, v) in &value {
-        writeln!(out, "    (0x{:04X}, {v}),", *m as u32).unwrap();
-    }
-    out.push_str(
-        "];\n\n/// Latin letters with marks (Unicode's `NFD`): (code point, base letter, marks, 0 where\n",
+        "\n/// Latin letters with marks (Unicode's `NFD`): (code point, base letter, marks, 0 where\n",
     );
     out.push_str("/// there are fewer than three).\n");
     out.push_str("#[rustfmt::skip]\npub(super) const LATIN_DECOMPOSED: &[(u16, u16, [u16; 3])] = &[\n");
@@ -673,22 +723,22 @@ fn latin_table() -> (String, Vec<char>) {
         .unwrap();
     }
     out.push_str("];\n\n");
-    let (symbols, symbol_chars) = symbol_table(&value);
+    let (symbols, symbol_chars) = symbol_table(value);
     out.push_str(&symbols);
     let claimed = own.iter().map(|l| l.0).chain(decomposed.iter().map(|d| d.0)).chain(symbol_chars);
     (out, claimed.collect())
 }
 
 /// The blocks whose spaces, punctuation and symbols `src/heap/collate_table.rs` orders: the
-/// ASCII ones (TAB to CR, and the printable ones), Latin-1's, General Punctuation and the
-/// currency signs.
+/// ASCII ones (TAB to CR, and the printable ones), Latin-1's (with its controls), General
+/// Punctuation and the currency signs.
 const SYMBOL_BLOCKS: [(char, char); 6] = [
     ('\t', '\r'),
     (' ', '~'),
-    ('\u{a0}', '\u{bf}'),
+    ('\u{80}', '\u{bf}'),
     ('\u{d7}', '\u{d7}'),
     ('\u{f7}', '\u{f7}'),
-    ('\u{2010}', '\u{20c0}'),
+    ('\u{2000}', '\u{20c0}'),
 ];
 
 /// The `SYMBOLS` table: every character of [`SYMBOL_BLOCKS`] that is no letter or digit, that
@@ -746,16 +796,9 @@ fn symbol_table(marks: &[(char, u16)]) -> (String, Vec<char>) {
             if i > 0 {
                 if !secondary.compare(&s(g[i - 1]), &s(c)).is_eq() {
                     let key = format!("{first}{c}");
-                    // In the gap before the next mark (or after the last): from 4 below it,
-                    // one up for each further symbol in the same gap.
-                    let (v, below) = match place_among_marks(marks, |m| {
+                    let (v, below) = in_gap(marks, SYMBOL_SECONDARIES, sec, |m| {
                         secondary.compare(&key, &format!("{first}{m}{first}"))
-                    }) {
-                        Ok(v) => (v, v + 1),
-                        Err(Some(v)) => ((v - 4).max(sec + 1), v),
-                        Err(None) => (marks.last().map_or(0, |m| m.1) + 4, u16::MAX),
-                    };
-                    let v = v.max(sec + 1);
+                    });
                     assert!(v < below, "{c:?}: no room for its secondary among the marks");
                     (sec, ter) = (v, 0);
                 } else if !tertiary.compare(&s(g[i - 1]), &s(c)).is_eq() {
@@ -775,7 +818,19 @@ fn symbol_table(marks: &[(char, u16)]) -> (String, Vec<char>) {
         writeln!(out, "    (0x{:04X}, {p}, {sec}, {ter}),", *c as u32).unwrap();
     }
     out.push_str("];\n\n");
-    (out, rows.iter().map(|r| r.0).collect())
+    // What the collation ignores altogether: the other controls, the soft hyphen, the
+    // zero-width and directional format characters.
+    let ignorable: Vec<char> = ('\0'..='\u{9f}')
+        .chain(SYMBOL_BLOCKS.iter().flat_map(|&(a, b)| a..=b))
+        .filter(|&c| tertiary.compare(&s(c), "").is_eq() && tertiary.compare(&format!("a{c}b"), "ab").is_eq())
+        .collect();
+    out.push_str("/// Characters the collation ignores (no element at all).\n");
+    out.push_str("#[rustfmt::skip]\npub(super) const IGNORABLE: &[u16] = &[\n");
+    for c in &ignorable {
+        writeln!(out, "    0x{:04X},", *c as u32).unwrap();
+    }
+    out.push_str("];\n\n");
+    (out, rows.iter().map(|r| r.0).chain(ignorable.iter().copied()).collect())
 }
 
 #[test]

@@ -27,7 +27,7 @@
 //!    `ǿ`) followed by one
 //!    secondary element per mark (its
 //!    canonical decomposition, `collate_table.rs`'s `LATIN_DECOMPOSED`), the marks' weights in
-//!    root order (`LATIN_MARKS`); `đ ħ ł ø`, `ŀ` (and `l·` as one letter), `ð` and `ſ` are
+//!    root order (`MARKS`); `đ ħ ł ø`, `ŀ` (and `l·` as one letter), `ð` and `ſ` are
 //!    their base letter and a mark of their own, placed among those (`D_STROKE` …); `æ`, `œ`,
 //!    `ß` are `ae`, `oe`, `ss` with a ligature mark after the first letter, `ĳ` is `ij` and
 //!    `ŉ` is `ʼn` in compatibility form;
@@ -49,9 +49,10 @@
 //! - a string is first decomposed (the tables' canonical decompositions) and each run of
 //!   combining marks put in canonical order (by combining class, `COMBINING_CLASSES`), so a
 //!   mark typed after its letter (`e` and U+0301) weighs what the precomposed letter's does
-//!   (`é`), and canonically equivalent strings compare equal; a typed mark takes its weight
-//!   from the table of the letter before it (`LATIN_MARKS` or `MARKS`, which weigh the same
-//!   marks: those of the decompositions and U+0300–U+036F);
+//!   (`é`), and canonically equivalent strings compare equal. Every secondary is on one
+//!   scale: the marks' (`MARKS`: those of the decompositions and U+0300–U+036F, in root
+//!   order), with the letters' and symbols' own secondaries and the marks this file writes
+//!   (`D_STROKE` …) placed among them by ICU;
 //! - contractions: `й` and `Й`, and the two-part vowel signs of the Brahmic scripts (`ୋ`), are
 //!   letters of their own, also when typed as their characters (`CONTRACTIONS`, also across
 //!   marks that do not block them, as UTS #10 matches discontiguous contractions);
@@ -121,6 +122,9 @@ fn mark(secondary: u16, tertiary: u8) -> Element {
 
 /// The elements of `c` into `out` (none for an ignorable character).
 fn elements(c: char, out: &mut Vec<Element>) {
+    if u16::try_from(c as u32).is_ok_and(|code| table::IGNORABLE.binary_search(&code).is_ok()) {
+        return;
+    }
     if let Some(e) = symbol(c) {
         out.push(e);
         return;
@@ -202,8 +206,7 @@ fn beyond_latin(code: u32, out: &mut Vec<Element>) -> bool {
     let Ok(code) = u16::try_from(code) else { return false };
     let Ok(i) = table::LETTERS.binary_search_by_key(&code, |l| l.0) else { return false };
     let (_, primary, secondary, tertiary) = table::LETTERS[i];
-    // Table secondaries are compared only with each other and the common weight 0 (a letter
-    // of the table never lines up with a Latin element when the primaries are equal).
+    // Its own secondary is on the marks' scale (`MARKS`), placed among them by the generator.
     out.push(Element { primary: TABLE_PRIMARIES + u32::from(primary), secondary, tertiary });
     true
 }
@@ -252,17 +255,11 @@ fn decompose(c: char, out: &mut Vec<char>) {
     out.extend(chars.filter_map(|x| char::from_u32(u32::from(x))));
 }
 
-/// The secondary weight of `c` when it is a combining mark the tables weigh: from the table
-/// of the letter before it, the generated one when that is one of its letters, else the Latin
-/// one. Both tables weigh the same marks.
-fn typed_mark(c: char, after_table_letter: bool) -> Option<u16> {
+/// The secondary weight of `c` when it is a combining mark the tables weigh (`MARKS`).
+fn typed_mark(c: char) -> Option<u16> {
     let code = u16::try_from(c as u32).ok()?;
-    let latin = table::LATIN_MARKS.binary_search_by_key(&code, |m| m.0).ok()?;
-    if after_table_letter {
-        let i = table::MARKS.binary_search_by_key(&code, |m| m.0).ok()?;
-        return Some(table::MARKS[i].1);
-    }
-    Some(table::LATIN_MARKS[latin].1)
+    let i = table::MARKS.binary_search_by_key(&code, |m| m.0).ok()?;
+    Some(table::MARKS[i].1)
 }
 
 /// The canonical combining class of `c` (Unicode's `ccc`) where the generated table has one, 0
@@ -313,14 +310,11 @@ fn prevowel_before_consonant(c: char, next: char) -> bool {
 fn string_elements(s: &str) -> Vec<Element> {
     let mut out: Vec<Element> = Vec::with_capacity(s.len() + 4);
     let mut chars = canonical_order(s);
-    // Whether the last element with a primary is a letter of the generated table (the marks
-    // after it take that table's weights).
-    let mut after_table_letter = false;
     let mut i = 0;
     while i < chars.len() {
-        let (c, next, pushed) = (chars[i], chars.get(i + 1).copied(), out.len());
+        let (c, next) = (chars[i], chars.get(i + 1).copied());
         i += 1;
-        if let Some(weight) = typed_mark(c, after_table_letter) {
+        if let Some(weight) = typed_mark(c) {
             out.push(mark(weight, LOWER));
         } else if matches!(c, 'l' | 'L') && next == Some('\u{b7}') {
             i += 1;
@@ -337,9 +331,6 @@ fn string_elements(s: &str) -> Vec<Element> {
             i += 1;
         } else {
             elements(c, &mut out);
-        }
-        if let Some(e) = out[pushed..].iter().rev().find(|e| e.primary != 0) {
-            after_table_letter = (TABLE_PRIMARIES..UNORDERED_PRIMARIES).contains(&e.primary);
         }
     }
     out
@@ -419,6 +410,12 @@ mod tests {
         assert_eq!(locale_compare("\u{a1}", "?"), Less);
         assert_eq!(locale_compare("}", "\u{a7}"), Less);
         assert_eq!(locale_compare("\u{20ac}", "0"), Less);
+        // A curly quote's secondary is below every mark's, after a letter of any script.
+        assert_eq!(locale_compare("a\u{2018}", "a\u{301}'"), Less);
+        assert_eq!(locale_compare("\u{3b1}\u{300}'", "\u{3b1}\u{2018}"), Greater);
+        // The soft hyphen is ignored; the C1 control NEL is not.
+        assert_eq!(locale_compare("a\u{ad}b", "ab"), Equal);
+        assert_eq!(locale_compare("a\u{85}b", "ab"), Less);
     }
 
     #[test]
