@@ -122,6 +122,16 @@ fn mark(secondary: u16, tertiary: u8) -> Element {
 
 /// The elements of `c` into `out` (none for an ignorable character).
 fn elements(c: char, out: &mut Vec<Element>) {
+    // ASCII letters and digits first: most of every name.
+    if c.is_ascii_alphabetic() {
+        let upper = c.is_ascii_uppercase();
+        out.push(letter(c.to_ascii_lowercase(), if upper { UPPER } else { LOWER }));
+        return;
+    }
+    if let Some(d) = c.to_digit(10).filter(|_| c.is_ascii_digit()) {
+        out.push(Element { primary: DIGIT_PRIMARIES + d, secondary: 0, tertiary: LOWER });
+        return;
+    }
     if u16::try_from(c as u32).is_ok_and(|code| table::IGNORABLE.binary_search(&code).is_ok()) {
         return;
     }
@@ -130,18 +140,7 @@ fn elements(c: char, out: &mut Vec<Element>) {
         return;
     }
     if c.is_ascii() {
-        // Letters, digits; the other controls are ignorable.
-        let b = c as u8;
-        if b.is_ascii_alphabetic() {
-            let upper = b.is_ascii_uppercase();
-            out.push(letter(b.to_ascii_lowercase() as char, if upper { UPPER } else { LOWER }));
-        } else if b.is_ascii_digit() {
-            out.push(Element {
-                primary: DIGIT_PRIMARIES + u32::from(b - b'0'),
-                secondary: 0,
-                tertiary: LOWER,
-            });
-        }
+        // Every ASCII character is a letter, a digit, a symbol or ignorable.
         return;
     }
     let code = c as u32;
@@ -309,6 +308,13 @@ fn prevowel_before_consonant(c: char, next: char) -> bool {
 /// of the root collation, which sorts Thai and Lao syllables in spoken order).
 fn string_elements(s: &str) -> Vec<Element> {
     let mut out: Vec<Element> = Vec::with_capacity(s.len() + 4);
+    // ASCII has no marks, no decompositions and no contractions (`l·` needs U+00B7).
+    if s.is_ascii() {
+        for c in s.chars() {
+            elements(c, &mut out);
+        }
+        return out;
+    }
     let mut chars = canonical_order(s);
     let mut i = 0;
     while i < chars.len() {
@@ -369,6 +375,9 @@ fn contraction_at(chars: &[char], start: usize) -> Option<(usize, char)> {
 /// `Equal` only for strings with the same elements (differing in ignorable characters, or
 /// `l·` against `ŀ`).
 pub fn locale_compare(a: &str, b: &str) -> Ordering {
+    if a == b {
+        return Ordering::Equal;
+    }
     let (x, y) = (string_elements(a), string_elements(b));
     let primaries =
         |v: &[Element]| v.iter().filter(|e| e.primary != 0).map(|e| e.primary).collect::<Vec<_>>();
