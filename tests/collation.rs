@@ -290,6 +290,42 @@ fn in_gap(
     }
 }
 
+/// `chars` sorted at tertiary strength (then by code point) and grouped by primary.
+fn primary_groups(chars: &mut [char]) -> Vec<Vec<char>> {
+    let (primary, tertiary) = (collator(Strength::Primary), collator(Strength::Tertiary));
+    let s = |c: char| c.to_string();
+    chars.sort_by(|a, b| tertiary.compare(&s(*a), &s(*b)).then(a.cmp(b)));
+    let mut groups: Vec<Vec<char>> = Vec::new();
+    for &c in chars.iter() {
+        match groups.last_mut() {
+            Some(g) if primary.compare(&s(g[0]), &s(c)).is_eq() => g.push(c),
+            _ => groups.push(vec![c]),
+        }
+    }
+    groups
+}
+
+/// The characters of `groups` ([`primary_groups`]) that expand to several primaries (`ϗ` is
+/// `και`, `…` is `...`): against each group's first character followed by the first or the
+/// last group's, a single element compares as its group does.
+fn expanding(groups: &[Vec<char>]) -> Vec<char> {
+    let primary = collator(Strength::Primary);
+    let (low, high) = (groups[0][0], groups[groups.len() - 1][0]);
+    let expands = |c: char, own: usize| {
+        groups.iter().enumerate().any(|(q, g)| {
+            [low, high].iter().any(|&w| {
+                let want = if q == own { Ordering::Less } else { own.cmp(&q) };
+                primary.compare(&c.to_string(), &format!("{}{w}", g[0])) != want
+            })
+        })
+    };
+    let mut out = Vec::new();
+    for (p, g) in groups.iter().enumerate() {
+        out.extend(g.iter().filter(|&&c| expands(c, p)));
+    }
+    out
+}
+
 /// The letters of [`SCRIPTS`]: every alphabetic character, by code point.
 fn script_letters() -> Vec<char> {
     SCRIPTS
@@ -373,39 +409,12 @@ fn generated_table() -> (String, Vec<char>) {
     }
     // One scale for every secondary (see [`MARK_STEP`]).
     let mark_value = mark_weights(&mut typed_marks(), &secondary, MARK_STEP);
-    // Base letters in tertiary order, grouped by primary.
-    bases.sort_by(|a, b| tertiary.compare(&s(*a), &s(*b)).then(a.cmp(b)));
-    let group = |bases: &[char]| {
-        let mut groups: Vec<Vec<char>> = Vec::new();
-        for &c in bases {
-            match groups.last_mut() {
-                Some(g) if primary.compare(&s(g[0]), &s(c)).is_eq() => g.push(c),
-                _ => groups.push(vec![c]),
-            }
-        }
-        groups
-    };
-    // A letter that expands to several primaries (`ϗ` is `και`) is no single element: against
-    // each group's first letter followed by the first or the last letter, it must compare as
-    // its group does.
-    let groups = group(&bases);
-    let (low, high) = (groups[0][0], groups[groups.len() - 1][0]);
-    let expands = |c: char, own: usize| {
-        groups.iter().enumerate().any(|(q, g)| {
-            [low, high].iter().any(|&w| {
-                let want = if q == own { Ordering::Less } else { own.cmp(&q) };
-                primary.compare(&s(c), &format!("{}{w}", g[0])) != want
-            })
-        })
-    };
-    let expanding: Vec<char> = groups
-        .iter()
-        .enumerate()
-        .flat_map(|(p, g)| g.iter().filter(move |&&c| expands(c, p)).copied())
-        .collect();
+    // A letter that expands to several primaries (`ϗ` is `και`) is no single element.
+    let expanding = expanding(&primary_groups(&mut bases));
     bases.retain(|c| !expanding.contains(c));
     decomposed.retain(|(_, d)| !expanding.contains(&d[0]));
-    let groups = group(&bases);
+    // Base letters in tertiary order, grouped by primary.
+    let groups = primary_groups(&mut bases);
     // All after the last letter of Latin.
     assert!(groups.iter().all(|g| primary.compare(&s(last_latin), &s(g[0])).is_lt()));
     let mut letters: Vec<(char, u16, u16, u8)> = Vec::new();
@@ -575,7 +584,7 @@ const LATIN_OWN: (u32, u32) = (0x180, 0x2af);
 /// letter's primary. Each letter with its primary rank and a tertiary ranked within its
 /// primary (`ʒ Ʒ`); ASCII capitals are not listed (`collate.rs` writes case itself).
 fn latin_letters() -> Vec<(char, u16, u8)> {
-    let (primary, tertiary) = (collator(Strength::Primary), collator(Strength::Tertiary));
+    let tertiary = collator(Strength::Tertiary);
     let nfd = icu_normalizer::DecomposingNormalizerBorrowed::new_nfd();
     let s = |c: char| c.to_string();
     let mut letters: Vec<char> = ('a'..='z').chain(LATIN_SPECIALS).collect();
@@ -584,39 +593,18 @@ fn latin_letters() -> Vec<(char, u16, u8)> {
             .filter_map(char::from_u32)
             .filter(|&c| c.is_alphabetic() && nfd.normalize(&s(c)).chars().eq([c])),
     );
-    let group = |letters: &mut Vec<char>| {
-        letters.sort_by(|a, b| tertiary.compare(&s(*a), &s(*b)).then(a.cmp(b)));
-        let mut groups: Vec<Vec<char>> = Vec::new();
-        for &c in letters.iter() {
-            match groups.last_mut() {
-                Some(g) if primary.compare(&s(g[0]), &s(c)).is_eq() => g.push(c),
-                _ => groups.push(vec![c]),
-            }
-        }
-        groups
-    };
-    let groups = group(&mut letters);
-    let (low, high) = (groups[0][0], groups[groups.len() - 1][0]);
-    let expands = |c: char, own: usize| {
-        groups.iter().enumerate().any(|(q, g)| {
-            [low, high].iter().any(|&w| {
-                let want = if q == own { Ordering::Less } else { own.cmp(&q) };
-                primary.compare(&s(c), &format!("{}{w}", g[0])) != want
-            })
-        })
-    };
-    let dropped: Vec<char> = groups
-        .iter()
-        .enumerate()
-        .flat_map(|(p, g)| {
-            let ascii = g[0].is_ascii();
-            g.iter().filter(move |&&c| !c.is_ascii() && (ascii || expands(c, p))).copied()
-        })
-        .collect();
+    let groups = primary_groups(&mut letters);
+    let expanding = expanding(&groups);
+    // Those that expand, and those in an ASCII letter's group.
+    let mut dropped = Vec::new();
+    for g in &groups {
+        let ascii = g[0].is_ascii();
+        dropped.extend(g.iter().filter(|&&c| !c.is_ascii() && (ascii || expanding.contains(&c))));
+    }
     assert!(dropped.iter().all(|c| !LATIN_SPECIALS.contains(c)), "a special letter expands: {dropped:?}");
     letters.retain(|c| !dropped.contains(c));
     let mut out = Vec::new();
-    for (p, g) in group(&mut letters).iter().enumerate() {
+    for (p, g) in primary_groups(&mut letters).iter().enumerate() {
         let mut ter = 0u8;
         for (i, &c) in g.iter().enumerate() {
             if i > 0 {
@@ -761,35 +749,10 @@ fn symbol_table(marks: &[(char, u16)]) -> (String, Vec<char>) {
                 && primary.compare(&s(c), "0").is_lt()
         })
         .collect();
-    let group = |symbols: &mut Vec<char>| {
-        symbols.sort_by(|a, b| tertiary.compare(&s(*a), &s(*b)).then(a.cmp(b)));
-        let mut groups: Vec<Vec<char>> = Vec::new();
-        for &c in symbols.iter() {
-            match groups.last_mut() {
-                Some(g) if primary.compare(&s(g[0]), &s(c)).is_eq() => g.push(c),
-                _ => groups.push(vec![c]),
-            }
-        }
-        groups
-    };
-    let groups = group(&mut symbols);
-    let (low, high) = (groups[0][0], groups[groups.len() - 1][0]);
-    let expands = |c: char, own: usize| {
-        groups.iter().enumerate().any(|(q, g)| {
-            [low, high].iter().any(|&w| {
-                let want = if q == own { Ordering::Less } else { own.cmp(&q) };
-                primary.compare(&s(c), &format!("{}{w}", g[0])) != want
-            })
-        })
-    };
-    let expanding: Vec<char> = groups
-        .iter()
-        .enumerate()
-        .flat_map(|(p, g)| g.iter().filter(move |&&c| expands(c, p)).copied())
-        .collect();
+    let expanding = expanding(&primary_groups(&mut symbols));
     symbols.retain(|c| !expanding.contains(c));
     let mut rows: Vec<(char, u16, u16, u8)> = Vec::new();
-    for (p, g) in group(&mut symbols).iter().enumerate() {
+    for (p, g) in primary_groups(&mut symbols).iter().enumerate() {
         let first = g[0];
         let (mut sec, mut ter) = (0u16, 0u8);
         for (i, &c) in g.iter().enumerate() {
