@@ -358,7 +358,8 @@ fn generated_table() -> (String, Vec<char>) {
     let nfc = icu_normalizer::ComposingNormalizerBorrowed::new_nfc();
     let s = |c: char| c.to_string();
     // The last letter of Latin, after which every letter of the table sorts.
-    let last_latin = latin_letters().iter().max_by_key(|l| l.1).map(|l| l.0).unwrap();
+    let latin_letters = latin_letters();
+    let last_latin = latin_letters.iter().max_by_key(|l| l.1).map(|l| l.0).unwrap();
     // Each letter as its base letter and marks.
     let mut decomposed: Vec<(char, Vec<char>)> = Vec::new();
     let mut contractions: Vec<(char, char, char)> = Vec::new();
@@ -402,13 +403,14 @@ fn generated_table() -> (String, Vec<char>) {
             decomposed.push((c, d));
         }
     }
-    assert!(marks.iter().all(|m| typed_marks().contains(m)), "a decomposition's mark is weighed");
+    let mut weighed = typed_marks();
+    assert!(marks.iter().all(|m| weighed.contains(m)), "a decomposition's mark is weighed");
     // The marks that decompose (U+0344 is U+0308 U+0301).
     for m in ('\u{300}'..='\u{36f}').filter(|m| !nfd.normalize(&s(*m)).chars().eq([*m])) {
         decomposed.push((m, nfd.normalize(&s(m)).chars().collect()));
     }
     // One scale for every secondary (see [`MARK_STEP`]).
-    let mark_value = mark_weights(&mut typed_marks(), &secondary, MARK_STEP);
+    let mark_value = mark_weights(&mut weighed, &secondary, MARK_STEP);
     // A letter that expands to several primaries (`ϗ` is `και`) is no single element.
     let expanding = expanding(&primary_groups(&mut bases));
     bases.retain(|c| !expanding.contains(c));
@@ -449,7 +451,7 @@ fn generated_table() -> (String, Vec<char>) {
          //! (tests/collation.rs); do not edit: Latin letters with marks (`super::elements`), and\n\
          //! the letters of the scripts its `SCRIPTS` lists (`super::beyond_latin`).\n\n",
     );
-    let (latin, latin_letters) = latin_table(&mark_value);
+    let (latin, latin_claimed) = latin_table(&latin_letters, &mark_value);
     out.push_str(&latin);
     out.push_str(
         "/// Combining marks: (code point, secondary weight), one scale with the secondaries of\n\
@@ -520,7 +522,7 @@ fn generated_table() -> (String, Vec<char>) {
     }
     out.push_str("];\n");
     let claimed =
-        letters_out.into_iter().chain(decomposed.iter().map(|d| d.0)).chain(latin_letters).collect();
+        letters_out.into_iter().chain(decomposed.iter().map(|d| d.0)).chain(latin_claimed).collect();
     (out, claimed)
 }
 
@@ -625,11 +627,10 @@ fn latin_letters() -> Vec<(char, u16, u8)> {
 /// and equal to that letter at primary strength); the secondary weights of those marks in root
 /// order (16 apart) and of the marks of [`PSEUDO_MARKS`] placed among them (comparing `dđ` with
 /// `d`, mark, `d`). Also the letters it orders.
-fn latin_table(value: &[(char, u16)]) -> (String, Vec<char>) {
+fn latin_table(letters: &[(char, u16, u8)], value: &[(char, u16)]) -> (String, Vec<char>) {
     use std::fmt::Write;
     let (primary, secondary) = (collator(Strength::Primary), collator(Strength::Secondary));
     let nfd = icu_normalizer::DecomposingNormalizerBorrowed::new_nfd();
-    let letters = latin_letters();
     // Base letters: ASCII, the letters with a primary of their own, and those `collate.rs`
     // writes as a base letter and a mark of their own (`ǿ` is `ø` with an acute).
     let pseudo = |c: char| PSEUDO_MARKS.iter().any(|p| p.1 == c || p.1.to_uppercase().eq([c]));

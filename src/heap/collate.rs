@@ -112,8 +112,12 @@ fn latin_letter(c: char) -> Option<(u16, u8)> {
 
 /// Latin letter `c` (lower case, or of `LATIN_LETTERS`) with the given tertiary.
 fn letter(c: char, tertiary: u8) -> Element {
-    let primary = LATIN_PRIMARIES + latin_letter(c).map_or(0, |l| u32::from(l.0));
-    Element { primary, secondary: 0, tertiary }
+    latin_element(latin_letter(c).map_or(0, |l| l.0), tertiary)
+}
+
+/// The element of the Latin letter of primary rank `rank`.
+fn latin_element(rank: u16, tertiary: u8) -> Element {
+    Element { primary: LATIN_PRIMARIES + u32::from(rank), secondary: 0, tertiary }
 }
 
 fn mark(secondary: u16, tertiary: u8) -> Element {
@@ -169,8 +173,8 @@ fn elements(c: char, out: &mut Vec<Element>) {
         }
         '\u{149}' => out.extend([letter('\u{2bc}', COMPAT), letter('n', COMPAT)]),
         _ => {
-            if let Some((primary, tertiary)) = latin_letter(c) {
-                out.push(Element { primary: LATIN_PRIMARIES + u32::from(primary), secondary: 0, tertiary });
+            if let Some((rank, tertiary)) = latin_letter(c) {
+                out.push(latin_element(rank, tertiary));
             } else if !beyond_latin(code, out) {
                 // Unordered: before the scripts of the table when below them, else after them.
                 let primary =
