@@ -144,7 +144,9 @@ fn canonical_equivalents_compare_alike() {
 #[test]
 fn thai_lao_and_brahmic_signs_equal_icu() {
     let icu = collator(Strength::Tertiary);
-    let letters = generated_table().1;
+    // The letters, and the marks typed on their own (tone marks, nuktas, candrabindus).
+    let mut letters = generated_table().1;
+    letters.extend(typed_marks());
     let within = |c: &char, a: u32, b: u32| (a..=b).contains(&(*c as u32));
     let thai_lao: Vec<char> =
         letters.iter().filter(|c| within(c, 0xe01, 0xe4e) || within(c, 0xe81, 0xece)).copied().collect();
@@ -158,6 +160,7 @@ fn thai_lao_and_brahmic_signs_equal_icu() {
     // The Brahmic letters, vowel signs and viramas, Devanagari to Sinhala.
     let brahmic: Vec<char> = letters.iter().filter(|c| within(c, 0x900, 0xdff)).copied().collect();
     assert!(brahmic.contains(&'\u{94d}') && brahmic.contains(&'\u{93e}'), "the table has the signs");
+    assert!(brahmic.contains(&'\u{93c}') && thai_lao.contains(&'\u{e48}'), "a nukta and a tone mark");
     let mismatches = random_pairs(&icu, &brahmic, 200_000);
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
 }
@@ -168,7 +171,7 @@ fn thai_lao_and_brahmic_signs_equal_icu() {
 /// consonants and vowel signs, the Thai consonants and vowels, the Hangul jamo (of which
 /// `collate.rs` composes the syllables), then those below. The Syriac letters from U+072D on
 /// are left out: their own secondaries do not fit the model.
-const SCRIPTS: [(u32, u32); 37] = [
+const SCRIPTS: [(u32, u32); 41] = [
     (0x370, 0x3ff),
     (0x1f00, 0x1fff),
     (0x400, 0x52f),
@@ -198,6 +201,12 @@ const SCRIPTS: [(u32, u32); 37] = [
     (0xc85, 0xccd),
     (0xd05, 0xd4d),
     (0xd85, 0xddf),
+    // The letters with a nukta and the vocalic letters and signs of Devanagari, Bengali,
+    // Gurmukhi and Oriya.
+    (0x958, 0x963),
+    (0x9dc, 0x9e3),
+    (0xa59, 0xa5e),
+    (0xb5c, 0xb63),
     // The consonants and vowels of Lao, the consonants of Tibetan, Myanmar and Khmer.
     (0xe81, 0xebd),
     (0xec0, 0xece),
@@ -405,6 +414,17 @@ fn generated_table() -> (String, Vec<char>) {
     }
     let mut weighed = typed_marks();
     assert!(marks.iter().all(|m| weighed.contains(m)), "a decomposition's mark is weighed");
+    // A letter that the root collation also contracts from its compatibility decomposition,
+    // a typed mark and a letter: Thai `ำ` is nikhahit and `า`, Lao `ຳ` likewise.
+    let nfkd = icu_normalizer::DecomposingNormalizerBorrowed::new_nfkd();
+    for &c in &bases {
+        if let [first, second] = nfkd.normalize(&s(c)).chars().collect::<Vec<_>>()[..]
+            && weighed.contains(&first)
+            && tertiary.compare(&s(c), &format!("{first}{second}")).is_eq()
+        {
+            contractions.push((first, second, c));
+        }
+    }
     // The marks that decompose (U+0344 is U+0308 U+0301).
     for m in ('\u{300}'..='\u{36f}').filter(|m| !nfd.normalize(&s(*m)).chars().eq([*m])) {
         decomposed.push((m, nfd.normalize(&s(m)).chars().collect()));
@@ -529,8 +549,8 @@ fn generated_table() -> (String, Vec<char>) {
 /// The combining marks that both mark tables weigh, so that a mark typed after a letter of
 /// either weighs what it does in a precomposed letter: the marks of the canonical
 /// decompositions of the letters of [`LATIN`] and of [`script_letters`], and the combining
-/// diacritical marks U+0300–U+036F that the root collation weighs at secondary strength alone
-/// (not the grapheme joiner, which it ignores).
+/// diacritical marks U+0300–U+036F and the characters of [`SCRIPT_MARKS`] that the root
+/// collation weighs at secondary strength alone (not the grapheme joiner, which it ignores).
 fn typed_marks() -> Vec<char> {
     let (primary, secondary) = (collator(Strength::Primary), collator(Strength::Secondary));
     let nfd = icu_normalizer::DecomposingNormalizerBorrowed::new_nfd();
@@ -540,6 +560,7 @@ fn typed_marks() -> Vec<char> {
         marks.extend(nfd.normalize(&c.to_string()).chars().skip(1));
     }
     marks.extend('\u{300}'..='\u{36f}');
+    marks.extend(SCRIPT_MARKS.iter().flat_map(|&(a, b)| a..=b).filter_map(char::from_u32));
     marks.sort();
     marks.dedup();
     // Only what the collation weighs at secondary strength alone: no letter (a two-part vowel
@@ -552,6 +573,22 @@ fn typed_marks() -> Vec<char> {
     });
     marks
 }
+
+/// The combining marks of the scripts of [`SCRIPTS`] that a name may carry without a
+/// precomposed letter, candidates for [`typed_marks`] (which keeps those the root collation
+/// weighs at secondary strength alone): the Cyrillic titlo and its kin, the Hebrew points, the
+/// Arabic harakat, the Brahmic nuktas, candrabindus and stress signs, the Thai and Lao tone
+/// marks, and the whole of those blocks (what has a primary, a letter or a sign, is left to
+/// [`SCRIPTS`]).
+const SCRIPT_MARKS: [(u32, u32); 7] = [
+    (0x483, 0x487),
+    (0x591, 0x5c7),
+    (0x610, 0x61a),
+    (0x64b, 0x65f),
+    (0x900, 0xdff),
+    (0xe31, 0xe4e),
+    (0xeb1, 0xece),
+];
 
 /// The Latin blocks whose letters with marks `src/heap/collate_table.rs` decomposes:
 /// Latin-1, Latin Extended-A and -B, Latin Extended Additional.

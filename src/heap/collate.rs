@@ -37,7 +37,8 @@
 //! The letters of Greek, Cyrillic, Armenian, Hebrew, Arabic, Syriac, Thaana, N'Ko, Georgian,
 //! Glagolitic, Coptic, Hiragana, Katakana, Bopomofo, Ethiopic, Cherokee, Canadian syllabics,
 //! Mongolian, Tifinagh, the Brahmic scripts of India and Sri Lanka (independent vowels,
-//! consonants, vowel signs and viramas), Thai and Lao (consonants and vowels), Tibetan, Myanmar
+//! consonants, letters with a nukta, vowel signs and viramas), Thai and Lao (consonants and
+//! vowels), Tibetan, Myanmar
 //! and Khmer (consonants) and the Hangul jamo (a syllable is its jamo) come from a table
 //! generated from ICU4X's root collation (`collate_table.rs`, written and checked by
 //! tests/collation.rs, which lists the exact ranges): each letter is one element (its primary
@@ -50,12 +51,15 @@
 //!   combining marks put in canonical order (by combining class, `COMBINING_CLASSES`), so a
 //!   mark typed after its letter (`e` and U+0301) weighs what the precomposed letter's does
 //!   (`é`), and canonically equivalent strings compare equal. Every secondary is on one
-//!   scale: the marks' (`MARKS`: those of the decompositions and U+0300–U+036F, in root
-//!   order), with the letters' and symbols' own secondaries and the marks this file writes
+//!   scale: the marks' (`MARKS`: those of the decompositions, U+0300–U+036F and the
+//!   combining marks of the scripts' blocks: Hebrew points, Arabic harakat, nuktas, Thai and
+//!   Lao tone marks…, in root order), with the letters' and symbols' own secondaries and the marks this file writes
 //!   (`D_STROKE` …) placed among them by ICU;
 //! - contractions: `й` and `Й`, and the two-part vowel signs of the Brahmic scripts (`ୋ`), are
 //!   letters of their own, also when typed as their characters (`CONTRACTIONS`, also across
-//!   marks that do not block them, as UTS #10 matches discontiguous contractions);
+//!   marks that do not block them, as UTS #10 matches discontiguous contractions), and so
+//!   are Thai `ำ` and Lao `ຳ` when typed as their compatibility decomposition (nikhahit and
+//!   `า`);
 //! - a Thai or Lao vowel written before its consonant sorts after it (`เก` as `กเ`).
 //!
 //! Letters that expand to several elements (`ϗ`, `Ϗ`) or that the collation ignores are not in
@@ -64,7 +68,7 @@
 //! Other characters sort by code point, each as its own primary: those below U+0370 between
 //! Latin and the table's letters, the others after them. That is exact for the CJK ideographs
 //! of U+4E00–U+9FFF and an approximation for the rest (symbols of other blocks, those that
-//! expand like `…`, the Latin digraphs that expand, Thai and Lao tone marks), which
+//! expand like `…`, the Latin digraphs that expand, the Syriac letters from U+072D), which
 //! AssemblyScript names seen so far never contain.
 
 use alloc::vec::Vec;
@@ -324,17 +328,17 @@ fn string_elements(s: &str) -> Vec<Element> {
     while i < chars.len() {
         let (c, next) = (chars[i], chars.get(i + 1).copied());
         i += 1;
-        if let Some(weight) = typed_mark(c) {
+        if let Some((at, letter)) = contraction_at(&chars, i - 1) {
+            // The letter takes the second character's place, the marks between them keep
+            // their order, and it is read again: it may contract further (Sinhala `ො` and
+            // `්` are `ෝ`). A mark may begin one (Thai nikhahit and `า` are `ำ`).
+            chars[i..=at].rotate_right(1);
+            chars[i] = letter;
+        } else if let Some(weight) = typed_mark(c) {
             out.push(mark(weight, LOWER));
         } else if matches!(c, 'l' | 'L') && next == Some('\u{b7}') {
             i += 1;
             elements(if c == 'l' { '\u{140}' } else { '\u{13f}' }, &mut out);
-        } else if let Some((at, letter)) = contraction_at(&chars, i - 1) {
-            // The letter takes the second character's place, the marks between them keep
-            // their order, and it is read again: it may contract further (Sinhala `ො` and
-            // `්` are `ෝ`).
-            chars[i..=at].rotate_right(1);
-            chars[i] = letter;
         } else if let Some(consonant) = next.filter(|&n| prevowel_before_consonant(c, n)) {
             elements(consonant, &mut out);
             elements(c, &mut out);
@@ -493,6 +497,26 @@ mod tests {
         assert_eq!(locale_compare("\u{e01}\u{e38}\u{e3a}", "\u{e01}\u{e3a}\u{e38}"), Equal);
         // Sinhala `ෙ`, `ා` and `්` are `ො` and `්`, which are `ෝ`.
         assert_eq!(locale_compare("\u{dd9}\u{dcf}\u{dca}", "\u{ddd}"), Equal);
+    }
+
+    #[test]
+    fn tone_marks_nuktas_and_sara_am() {
+        // ICU4X's root collator gives these: Thai tone marks are secondary differences, mai
+        // ek before mai tho.
+        assert_eq!(locale_compare("\u{e01}\u{e48}", "\u{e01}"), Greater);
+        assert_eq!(locale_compare("\u{e01}\u{e49}", "\u{e01}\u{e48}"), Greater);
+        assert_eq!(locale_compare("\u{e01}\u{e48}\u{e02}", "\u{e01}\u{e02}\u{e48}"), Greater);
+        // Devanagari `क़` is `क` and a nukta, between `क` and `ख`.
+        assert_eq!(locale_compare("\u{958}", "\u{915}\u{93c}"), Equal);
+        assert_eq!(locale_compare("\u{958}", "\u{915}"), Greater);
+        assert_eq!(locale_compare("\u{958}", "\u{916}"), Less);
+        // Thai nikhahit and `า` contract to sara am `ำ` (its compatibility decomposition),
+        // Lao likewise; not across a tone mark.
+        assert_eq!(locale_compare("\u{e01}\u{e4d}\u{e32}", "\u{e01}\u{e33}"), Equal);
+        assert_eq!(locale_compare("\u{e81}\u{ecd}\u{eb2}", "\u{e81}\u{eb3}"), Equal);
+        assert_eq!(locale_compare("\u{e01}\u{e4d}\u{e32}", "\u{e01}\u{e32}"), Greater);
+        assert_eq!(locale_compare("\u{e4d}\u{e48}\u{e32}", "\u{e33}\u{e48}"), Less);
+        assert_eq!(locale_compare("\u{ecd}\u{e32}", "\u{e4d}\u{e32}"), Less);
     }
 
     #[test]
