@@ -107,6 +107,21 @@ fn warpo_form_writes_at_the_guest_path() {
     );
     assert!(text(&o.stdout).starts_with("dumps/out/a.dump: "), "{}", text(&o.stdout));
     assert!(!d.join("escape.dump").exists());
+
+    // Nor may a symbolic link inside the dump directory lead out of it.
+    #[cfg(unix)]
+    {
+        std::fs::create_dir_all(d.join("linked")).unwrap();
+        std::fs::create_dir_all(d.join("elsewhere")).unwrap();
+        std::os::unix::fs::symlink("../elsewhere", d.join("linked/out")).unwrap();
+        let o = run(&d, &["p.wasm", "--arg", "i32:0", "--dump-dir", "linked"]);
+        assert_eq!(o.status.code(), Some(1));
+        assert_eq!(
+            text(&o.stderr),
+            "p.wasm: the guest asked for a dump at \"out/a.dump\": a symbolic link leads out of the dump directory\n"
+        );
+        assert!(!d.join("elsewhere/a.dump").exists());
+    }
 }
 
 /// An AssemblyScript-shaped program: strings are UTF-16 with their byte length in the u32
@@ -171,4 +186,26 @@ fn dump_at_exit_and_refusals() {
     assert_eq!(text(&o.stderr), "e.wasm: no function to run: no exported function \"nope\"\n");
     let o = run(&d, &["e.wasm", "--dump-dir", "e.wasm"]);
     assert_eq!(text(&o.stderr), "--dump-dir e.wasm: not a directory\n");
+}
+
+/// A trap or an exhausted budget names the function it stopped in, by the `name` section.
+#[test]
+fn stops_name_the_function() {
+    let d = dir("stops");
+    let spin = r#"(module (memory 1)
+      (func $spin (export "main") (loop $l (br $l)))
+      (func $boom (export "boom") unreachable))"#;
+    std::fs::write(d.join("s.wasm"), wat::parse_str(spin).unwrap()).unwrap();
+    // Module offsets by hand (xxd): the code section at 0x29; `spin`'s body at 0x2c, its
+    // `loop` at 0x2e and `br` at 0x30, which runs again after `loop` and two `br`s;
+    // `boom`'s body at 0x34, its `unreachable` at 0x36.
+    let o = run(&d, &["s.wasm", "--instruction-budget", "3", "--dump-dir", "."]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        text(&o.stderr),
+        "s.wasm: instruction budget exhausted (next instruction at offset 0x30) in `spin`\n"
+    );
+    let o = run(&d, &["s.wasm", "--invoke", "boom", "--dump-dir", "."]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(text(&o.stderr), "s.wasm: trap: unreachable (at offset 0x36) in `boom`\n");
 }

@@ -133,6 +133,15 @@ fn option_errors() {
     assert!(fail(&d, &["diff", "s1.dump", "--wasm", "syn.wasm"]).contains("AFTER"));
     assert!(fail(&d, &["analyze", "s1.dump", "--wasm", "syn.wasm", "--x"]).contains("--x"));
     assert!(!fail(&d, &[]).is_empty());
+    // On one line, as commander's (docs/heap.md).
+    assert_eq!(
+        fail(&d, &["analyze", "s1.dump", "--wasm", "syn.wasm", "--format", "bogus"]),
+        "error: invalid value 'bogus' for '--format <FORMAT>' [possible values: json, table]"
+    );
+    assert_eq!(
+        fail(&d, &["retainers", "s1.dump", "--wasm", "syn.wasm"]),
+        "error: the following required arguments were not provided: <--address <A>|--class <NAME>>"
+    );
 }
 
 #[test]
@@ -369,11 +378,25 @@ fn snapshot_writes_a_whole_file_or_none() {
     assert_eq!(e, "Dump file too small: expected at least 24 bytes, got 4");
     // An output in a directory that does not exist: one line naming it.
     let e = fail(&d, &["snapshot", "s2.dump", "--wasm", "syn_g.wasm", "-o", "no/such/dir/x.heapsnapshot"]);
-    assert!(e.starts_with("Error writing no/such/dir/x.heapsnapshot: "), "{e}");
+    assert!(e.starts_with("cannot write no/such/dir/x.heapsnapshot: "), "{e}");
+    // An output that is an input: refused, the input unchanged.
+    let before = std::fs::read(d.join("s2.dump")).unwrap();
+    let e = fail(&d, &["snapshot", "s2.dump", "--wasm", "syn_g.wasm", "-o", "./s2.dump"]);
+    assert_eq!(e, "Refusing to write the snapshot over the input s2.dump");
+    assert_eq!(std::fs::read(d.join("s2.dump")).unwrap(), before);
+    // A symbolic link is written through, not replaced (README, "Output").
+    #[cfg(unix)]
+    {
+        std::fs::write(d.join("target.heapsnapshot"), b"old").unwrap();
+        std::os::unix::fs::symlink("target.heapsnapshot", d.join("link.heapsnapshot")).unwrap();
+        ok(&d, &["snapshot", "s2.dump", "--wasm", "syn_g.wasm", "-o", "link.heapsnapshot"]);
+        assert!(std::fs::symlink_metadata(d.join("link.heapsnapshot")).unwrap().file_type().is_symlink());
+        assert_eq!(std::fs::read_to_string(d.join("target.heapsnapshot")).unwrap(), text);
+    }
     let left: Vec<String> = std::fs::read_dir(&d)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .filter(|n| n.contains("bad") && n.contains("heapsnapshot") || n.ends_with(".tmp"))
+        .filter(|n| n.contains("bad") && n.contains("heapsnapshot") || n.ends_with("-tmp"))
         .collect();
     assert!(left.is_empty(), "{left:?}");
 }

@@ -98,7 +98,7 @@ pub enum CaptureError {
     },
     /// No function to call.
     NoEntry(String),
-    /// The arguments do not fit the function.
+    /// The arguments do not fit the function: its name, then the mismatch.
     Signature(String),
     /// The program called `env.abort`.
     Abort {
@@ -124,7 +124,7 @@ impl core::fmt::Display for CaptureError {
             CaptureError::Load(m) | CaptureError::Dump(m) | CaptureError::Exec(m) => f.write_str(m),
             CaptureError::Import { name, reason } => write!(f, "import {name}: {reason}"),
             CaptureError::NoEntry(m) => write!(f, "no function to run: {m}"),
-            CaptureError::Signature(m) => write!(f, "arguments: {m}"),
+            CaptureError::Signature(m) => write!(f, "arguments of {m}"),
             CaptureError::Abort { message, file, line, column } => {
                 write!(f, "abort: {message} at {file}:{line}:{column}")
             }
@@ -132,8 +132,9 @@ impl core::fmt::Display for CaptureError {
     }
 }
 
-/// Checks a guest-given dump path: relative, no `..` component, not empty. The caller
-/// resolves it inside its dump directory.
+/// Checks a guest-given dump path: relative, no `..` component, not empty, no control
+/// character. The caller resolves it inside its dump directory (and keeps symbolic links
+/// from leading out of it).
 ///
 /// # Errors
 /// A sentence naming the path and the rule it breaks.
@@ -147,10 +148,28 @@ pub fn check_guest_path(path: &str) -> Result<(), String> {
             "the guest asked for a dump at the absolute path {path:?}: paths must be relative to the dump directory"
         ));
     }
+    if path.chars().any(char::is_control) {
+        return Err(format!("the guest asked for a dump at {path:?}: a path may not hold control characters"));
+    }
     if path.split(['/', '\\']).any(|c| c == "..") {
         return Err(format!("the guest asked for a dump at {path:?}: `..` may not leave the dump directory"));
     }
     Ok(())
+}
+
+/// The interpreter's message for `e`, with the function it stopped in: `` in `NAME` `` by the
+/// `name` section, else `in func[N]`.
+fn with_function(e: &ExecError, wasm: &[u8]) -> String {
+    let func = match e {
+        ExecError::Trap(t) => t.func,
+        ExecError::BudgetExhausted { func, .. } => *func,
+        _ => None,
+    };
+    let Some(func) = func else { return e.to_string() };
+    match Names::of_module(wasm).functions.iter().find(|(i, _)| *i == func.0) {
+        Some((_, name)) => format!("{e} in `{name}`"),
+        None => format!("{e} in {func}"),
+    }
 }
 
 /// Global indices of `__data_end`, `__heap_base`, `__stack_pointer`: by export name, else by
@@ -407,21 +426,27 @@ pub fn capture(
     let instance = store
         .instantiate(module.clone(), &imports)
         .map_err(|e| host.borrow_mut().stop.take().unwrap_or_else(|| CaptureError::Load(e.to_string())))?;
-    let entry = match &options.invoke {
-        Some(name) => store
-            .get_func(instance, name)
-            .ok_or_else(|| CaptureError::NoEntry(format!("no exported function {name:?}")))?,
-        None => store.get_func(instance, "_start").or_else(|| store.get_func(instance, "main")).ok_or_else(
-            || CaptureError::NoEntry("the module exports neither _start nor main (use --invoke)".into()),
-        )?,
+    let (entry, entry_name) = match &options.invoke {
+        Some(name) => (
+            store
+                .get_func(instance, name)
+                .ok_or_else(|| CaptureError::NoEntry(format!("no exported function {name:?}")))?,
+            name.as_str(),
+        ),
+        None => ["_start", "main"]
+            .into_iter()
+            .find_map(|name| Some((store.get_func(instance, name)?, name)))
+            .ok_or_else(|| {
+                CaptureError::NoEntry("the module exports neither _start nor main (use --invoke)".into())
+            })?,
     };
     store.set_budget(options.budget);
     match store.call(entry, &options.args) {
         Ok(_) => {}
-        Err(ExecError::Signature(m)) => return Err(CaptureError::Signature(m.to_string())),
+        Err(ExecError::Signature(m)) => return Err(CaptureError::Signature(format!("`{entry_name}`: {m}"))),
         Err(e) => {
             let stop = host.borrow_mut().stop.take();
-            return Err(stop.unwrap_or_else(|| CaptureError::Exec(e.to_string())));
+            return Err(stop.unwrap_or_else(|| CaptureError::Exec(with_function(&e, wasm))));
         }
     }
     if options.dump_at_exit {

@@ -28,6 +28,12 @@ pub fn signed_size(bytes: i64) -> String {
     }
 }
 
+/// A heap size (memory length less the heap base, negative when a dump's heap base lies past
+/// its memory): as [`size`], with a minus sign when negative.
+fn heap_size(bytes: i64) -> String {
+    if bytes < 0 { signed_size(bytes) } else { size(bytes.unsigned_abs()) }
+}
+
 /// `n` with thousands separated by commas: `1,234,567`.
 pub fn grouped(n: u64) -> String {
     let s = n.to_string();
@@ -90,11 +96,7 @@ fn signed(n: i64) -> String {
 /// The constructor view for people: the heap and live totals, then one row per class in the
 /// view's order (count, shallow and retained size, class name).
 pub fn snapshot_table(s: &Snapshot) -> String {
-    let heap = if s.total_heap_size < 0 {
-        alloc::format!("{} B", s.total_heap_size)
-    } else {
-        size(s.total_heap_size as u64)
-    };
+    let heap = heap_size(s.total_heap_size);
     let mut rows = alloc::vec![["count", "shallow", "retained", "class"].map(String::from).to_vec()];
     for r in &s.constructors {
         rows.push(alloc::vec![
@@ -111,7 +113,6 @@ pub fn snapshot_table(s: &Snapshot) -> String {
 /// per class in the view's order (count change, new and deleted instances, allocated and
 /// freed bytes, size change, class name).
 pub fn comparison_table(c: &Comparison) -> String {
-    let heap = |b: i64| if b < 0 { alloc::format!("{b} B") } else { size(b as u64) };
     let mut rows = alloc::vec![
         ["count Δ", "new", "deleted", "allocated", "freed", "size Δ", "class"].map(String::from).to_vec()
     ];
@@ -128,8 +129,8 @@ pub fn comparison_table(c: &Comparison) -> String {
     }
     alloc::format!(
         "heap size {} → {} ({}), live size {} → {} ({})\n{}",
-        heap(c.before_total_heap_size),
-        heap(c.after_total_heap_size),
+        heap_size(c.before_total_heap_size),
+        heap_size(c.after_total_heap_size),
         signed_size(c.total_heap_size_delta),
         size(c.before_total_live_size),
         size(c.after_total_live_size),
@@ -150,6 +151,8 @@ mod tests {
         assert_eq!(signed_size(-98_304), "-98,304 B (-96.0 KiB)");
         assert_eq!(signed_size(512), "+512 B");
         assert_eq!(signed_size(0), "0 B");
+        assert_eq!(heap_size(-4_294_903_324), "-4,294,903,324 B (-4095.94 MiB)");
+        assert_eq!(heap_size(65_536), "65,536 B (64.0 KiB)");
         let rows = [
             alloc::vec!["a".to_string(), "bbb".to_string(), "name".to_string()],
             alloc::vec!["cc".to_string(), "d".to_string(), "x".to_string()],

@@ -7,6 +7,8 @@
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
+
+use crate::{Failure, out};
 use qip_memory::heap::{
     self, ComparisonSort, ConstructorSort, HeapError, comparison_json, parse_top, retainers::Target,
     snapshot_json,
@@ -94,7 +96,8 @@ pub enum HeapCommand {
     /// Why one object is alive: the roots and objects that hold it (each edge named by its
     /// field, index, map key or value, set element, closure or tuple slot) and the shortest
     /// paths to it from roots (JSON, or a table).
-    #[command(args_override_self = true)]
+    #[command(args_override_self = true,
+              group(clap::ArgGroup::new("object").required(true).args(["address", "class"])))]
     Retainers {
         /// The version-2 memory dump.
         #[arg(value_name = "DUMP")]
@@ -103,8 +106,7 @@ pub enum HeapCommand {
         #[arg(long, value_name = "WASM")]
         wasm: PathBuf,
         /// The object's payload address (decimal, or hex with 0x), as `analyze` lists it.
-        #[arg(long, value_name = "A", value_parser = parse_address,
-              required_unless_present = "class", conflicts_with = "class")]
+        #[arg(long, value_name = "A", value_parser = parse_address)]
         address: Option<u64>,
         /// Explain the live object of this class with the largest retained size.
         #[arg(long, value_name = "NAME")]
@@ -171,16 +173,27 @@ fn capture(
     use qip_memory::heap::capture::{self, CaptureOptions, DumpRequest};
     let wasm = read(program, "program")?;
     let args = args.iter().map(|a| crate::count::parse_arg(a)).collect::<Result<Vec<_>, _>>()?;
-    if !dump_dir.is_dir() {
-        return Err(format!("--dump-dir {}: not a directory", dump_dir.display()));
+    match std::fs::metadata(dump_dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => return Err(format!("--dump-dir {}: not a directory", dump_dir.display())),
+        Err(e) => return Err(format!("--dump-dir {}: {e}", dump_dir.display())),
     }
-    let stem = program.file_stem().map_or_else(|| "program".into(), |s| s.to_string_lossy().into_owned());
+    let stem = program.file_stem().map_or_else(|| "program".into(), std::ffi::OsStr::to_os_string);
+    let named = move |n: u32| {
+        let mut name = stem.clone();
+        name.push(format!(".{n}.dump"));
+        name
+    };
     let dir = dump_dir.to_path_buf();
     let on_dump = move |d: capture::CapturedDump| -> Result<(), String> {
         let (path, label) = match &d.request {
-            DumpRequest::Path(p) => (dir.join(p), p.clone()),
-            DumpRequest::Label { n, label } => (dir.join(format!("{stem}.{n}.dump")), label.clone()),
-            DumpRequest::AtExit { n } => (dir.join(format!("{stem}.{n}.dump")), "at exit".into()),
+            DumpRequest::Path(p) => {
+                let path = dir.join(p);
+                inside(&dir, &path, p)?;
+                (path, p.clone())
+            }
+            DumpRequest::Label { n, label } => (dir.join(named(*n)), label.clone()),
+            DumpRequest::AtExit { n } => (dir.join(named(*n)), "at exit".into()),
         };
         crate::out::files(&[(&path, &d.bytes)]).map_err(|crate::Failure(e)| e)?;
         let [data_end, heap_base, stack_pointer] = d.region;
@@ -204,16 +217,39 @@ fn capture(
     }
 }
 
-/// `core::fmt::Write` over a file, keeping the I/O error and counting bytes.
-struct FmtFile {
-    w: std::io::BufWriter<std::fs::File>,
+/// Checks that `path`, the guest's `guest` joined to the dump directory `dir`, stays inside
+/// `dir` once symbolic links are resolved (its directory, and the file itself when it exists).
+/// Where the system cannot resolve links (WASI, whose preopened directories already confine
+/// the program), the check is left to it.
+fn inside(dir: &Path, path: &Path, guest: &str) -> Result<(), String> {
+    let real = |p: &Path| match std::fs::canonicalize(p) {
+        Ok(r) => Ok(Some(r)),
+        Err(e) if e.kind() == std::io::ErrorKind::Unsupported => Ok(None),
+        Err(e) => Err(format!("cannot write {}: {e}", path.display())),
+    };
+    let Some(root) = real(dir)? else { return Ok(()) };
+    let parent = path.parent().unwrap_or(dir);
+    let Some(parent) = real(parent)? else { return Ok(()) };
+    let file = match std::fs::symlink_metadata(path) {
+        Ok(_) => real(path)?,
+        Err(_) => path.file_name().map(|name| parent.join(name)),
+    };
+    if parent.starts_with(&root) && file.is_none_or(|f| f.starts_with(&root)) {
+        Ok(())
+    } else {
+        Err(format!("the guest asked for a dump at {guest:?}: a symbolic link leads out of the dump directory"))
+    }
+}
+
+/// `core::fmt::Write` over an I/O writer, keeping the I/O error and counting bytes.
+struct FmtWriter<'w> {
+    w: &'w mut dyn std::io::Write,
     error: Option<std::io::Error>,
     bytes: u64,
 }
 
-impl std::fmt::Write for FmtFile {
+impl std::fmt::Write for FmtWriter<'_> {
     fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        use std::io::Write;
         self.bytes += s.len() as u64;
         self.w.write_all(s.as_bytes()).map_err(|e| {
             self.error = Some(e);
@@ -222,32 +258,35 @@ impl std::fmt::Write for FmtFile {
     }
 }
 
-/// Writes the snapshot of `dump` to `output` through a temporary file beside it, renamed
-/// into place only when complete; returns the line to print.
-fn write_snapshot(dump: &[u8], wasm: &[u8], output: &Path) -> Result<String, String> {
+/// Whether `a` and `b` name the same file (by their canonical paths where both exist).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => matches!((std::path::absolute(a), std::path::absolute(b)), (Ok(a), Ok(b)) if a == b),
+    }
+}
+
+/// Writes the snapshot of `dump` to `output` ([`out::stream`]: through a temporary file beside
+/// it, renamed into place only when complete; a device or a link written in place); returns the
+/// line to print. An output that is one of the inputs is refused before anything is written.
+fn write_snapshot(dump: &[u8], wasm: &[u8], output: &Path, inputs: [&Path; 2]) -> Result<String, String> {
+    if let Some(input) = inputs.iter().find(|i| same_file(i, output)) {
+        return Err(format!("Refusing to write the snapshot over the input {}", input.display()));
+    }
     let dump = heap::Dump::parse(dump).map_err(|e| e.to_string())?;
     let analyzer = heap::Analyzer::load(wasm).map_err(|e| e.to_string())?;
-    let mut tmp = output.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let file = std::fs::File::create(&tmp).map_err(|e| format!("Error writing {}: {e}", output.display()))?;
-    let mut out = FmtFile { w: std::io::BufWriter::new(file), error: None, bytes: 0 };
-    let written = analyzer.heapsnapshot(&dump, &mut out).map_err(|e| match (&e, out.error.take()) {
-        (HeapError::Write, Some(io)) => format!("Error writing {}: {io}", output.display()),
-        _ => e.to_string(),
-    });
-    let flushed = written.and_then(|()| {
-        use std::io::Write;
-        out.w.flush().map_err(|e| format!("Error writing {}: {e}", output.display()))
-    });
-    let done = flushed.and_then(|()| {
-        std::fs::rename(&tmp, output).map_err(|e| format!("Error writing {}: {e}", output.display()))
-    });
-    if let Err(e) = done {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e);
-    }
-    Ok(format!("wrote {} ({} bytes)", output.display(), out.bytes))
+    let mut bytes = 0;
+    out::stream(output, |w| {
+        let mut out = FmtWriter { w, error: None, bytes: 0 };
+        let written = analyzer.heapsnapshot(&dump, &mut out).map_err(|e| match (&e, out.error.take()) {
+            (HeapError::Write, Some(io)) => format!("cannot write {}: {io}", output.display()),
+            _ => e.to_string(),
+        });
+        bytes = out.bytes;
+        written.map_err(Failure::new)
+    })
+    .map_err(|f| f.0)?;
+    Ok(format!("wrote {} ({bytes} bytes)", output.display()))
 }
 
 /// An address in decimal or `0x` hex.
@@ -269,7 +308,7 @@ pub enum Format {
 }
 
 fn read(path: &Path, what: &str) -> Result<Vec<u8>, String> {
-    std::fs::read(path).map_err(|e| format!("Error reading {what}: {e}"))
+    std::fs::read(path).map_err(|e| format!("Error reading {what}: {}: {e}", path.display()))
 }
 
 fn top(value: Option<&String>) -> Result<Option<usize>, HeapError> {
@@ -344,10 +383,10 @@ pub fn run(cmd: &HeapCommand) -> Result<String, String> {
         HeapCommand::Capture { program, invoke, args, dump_dir, dump_at_exit, instruction_budget } => {
             capture(program, invoke, args, dump_dir, *dump_at_exit, *instruction_budget)
         }
-        HeapCommand::Snapshot { dump, wasm, output } => {
-            let dump = read(dump, "dump file")?;
-            let wasm = read(wasm, "wasm file")?;
-            write_snapshot(&dump, &wasm, output)
+        HeapCommand::Snapshot { dump: dump_path, wasm: wasm_path, output } => {
+            let dump = read(dump_path, "dump file")?;
+            let wasm = read(wasm_path, "wasm file")?;
+            write_snapshot(&dump, &wasm, output, [dump_path, wasm_path])
         }
         HeapCommand::Retainers { dump, wasm, address, class, paths, format } => {
             let dump = read(dump, "dump file")?;

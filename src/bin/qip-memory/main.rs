@@ -26,7 +26,7 @@
 //!
 //! Errors, rejections and traps: exit status 1 and one line `qip-memory: <reason>` on stderr
 //! (clap's usage errors exit with 2). `heap` follows WARPO instead: the message alone on
-//! stderr, and exit status 1 for usage errors too.
+//! stderr, one line, and exit status 1 for usage errors too.
 #![deny(missing_docs)]
 
 mod count;
@@ -252,8 +252,12 @@ fn main() -> ExitCode {
     let (cli, matches) = match parsed {
         Ok(parsed) => parsed,
         // WARPO (commander) exits with 1 on usage errors; the other subcommands keep clap's 2.
+        // Its messages are one line, as commander's are: clap's message without the usage and
+        // the hint that follow it, its indented lines joined.
         Err(e) if std::env::args().nth(1).as_deref() == Some("heap") && e.use_stderr() => {
-            let _ = e.print();
+            let text = e.render().to_string();
+            let message = text.split("\n\n").next().unwrap_or_default().split_whitespace();
+            out::stderr(&format!("{}\n", message.collect::<Vec<_>>().join(" ")));
             return ExitCode::FAILURE;
         }
         Err(e) => e.exit(),
@@ -266,6 +270,8 @@ fn main() -> ExitCode {
         Command::Heap(heap::HeapArgs { command: None, .. }) => {
             // No subcommand: the help on stderr, exit 1 (as WARPO).
             let mut cli = <Cli as clap::CommandFactory>::command();
+            // Built, so that the usage line names the binary (`qip-memory heap`).
+            cli.build();
             let help = cli.find_subcommand_mut("heap").map(|c| c.render_help().to_string());
             out::stderr(&help.unwrap_or_default());
             return ExitCode::FAILURE;

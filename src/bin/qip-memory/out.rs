@@ -7,7 +7,9 @@
 //! * [`files`]: every output file of one command or none: each is written to a temporary file
 //!   beside it and renamed over its path only when all were written. Paths that exist and are
 //!   not regular files (`/dev/null`, `/dev/stdout`, a FIFO, a symbolic link) are written in
-//!   place after the others, so that a rename never replaces a device or a link.
+//!   place after the others, so that a rename never replaces a device or a link;
+//! * [`stream`]: one output file by the same rules, written as it is produced (a heap
+//!   snapshot larger than memory should hold twice).
 
 use std::io::{ErrorKind, Write as _};
 use std::path::{Path, PathBuf};
@@ -45,6 +47,45 @@ fn temporary(path: &Path) -> Result<PathBuf, Failure> {
     Ok(path.with_file_name(tmp))
 }
 
+/// Whether `path` exists and is not a regular file (a device, a FIFO, a symbolic link): such a
+/// path is written in place, never renamed over.
+fn in_place(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| !m.file_type().is_file())
+}
+
+/// Writes one output file as `write` produces it, by the rules of [`files`]: through a
+/// temporary file beside `path`, renamed over it once `write` and the flush succeeded (and
+/// removed when either failed), or in place when `path` is not a regular file.
+///
+/// # Errors
+/// `cannot write PATH: <reason>` when the file cannot be created, written, flushed or renamed
+/// (`write` reports its writer's errors as it sees fit), or the failure `write` returns.
+pub fn stream(
+    path: &Path,
+    write: impl FnOnce(&mut dyn std::io::Write) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let fail = |e: std::io::Error| Failure::new(format!("cannot write {}: {e}", path.display()));
+    let into = |target: &Path, write: &mut dyn FnMut(&mut dyn std::io::Write) -> Result<(), Failure>| {
+        let mut w = std::io::BufWriter::new(std::fs::File::create(target).map_err(fail)?);
+        write(&mut w)?;
+        w.flush().map_err(fail)
+    };
+    let mut write = Some(write);
+    let mut once = |w: &mut dyn std::io::Write| match write.take() {
+        Some(f) => f(w),
+        None => Ok(()),
+    };
+    if in_place(path) {
+        return into(path, &mut once);
+    }
+    let tmp = temporary(path)?;
+    let done = into(&tmp, &mut once).and_then(|()| std::fs::rename(&tmp, path).map_err(fail));
+    if done.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    done
+}
+
 /// Writes each `(path, bytes)`, all or none: into temporary files beside the paths first, then
 /// renamed over them. Two outputs that name the same file are refused before anything is
 /// written.
@@ -61,8 +102,6 @@ pub fn files(outputs: &[(&Path, &[u8])]) -> Result<(), Failure> {
         }
     }
     let fail = |path: &Path, e: std::io::Error| Failure::new(format!("cannot write {}: {e}", path.display()));
-    // A path that exists and is not a regular file is written in place, never renamed over.
-    let in_place = |p: &Path| std::fs::symlink_metadata(p).is_ok_and(|m| !m.file_type().is_file());
     let mut written: Vec<(PathBuf, &Path)> = Vec::with_capacity(outputs.len());
     let cleanup = |written: &[(PathBuf, &Path)]| {
         for (tmp, _) in written {
