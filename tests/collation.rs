@@ -165,6 +165,20 @@ fn thai_lao_and_brahmic_signs_equal_icu() {
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
 }
 
+/// The Spacing Modifier Letters (U+02B0–U+02FF): variants of a letter (`ʰ` after `H`, `ʱ`
+/// after `ɦ`), letters of their own (`ʻ`), symbols (`ˆ`), on strings of them and the letters
+/// and symbols they sort among.
+#[test]
+fn modifier_letters_equal_icu() {
+    let icu = collator(Strength::Tertiary);
+    let claimed = generated_table().1;
+    let mut alphabet: Vec<char> = claimed.iter().copied().filter(|c| ('\u{2b0}'..='\u{2ff}').contains(c)).collect();
+    assert!(alphabet.contains(&'\u{2b0}') && alphabet.contains(&'\u{2c6}'), "`ʰ` and `ˆ` are in the table");
+    alphabet.extend("hHjJrRwWyYlLsSxXaA0^'\u{266}\u{279}\u{27b}\u{281}\u{263}\u{295}\u{140}\u{b7}".chars());
+    let mismatches = random_pairs(&icu, &alphabet, 200_000);
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+}
+
 /// The scripts beyond Latin whose letters `src/heap/collate_table.rs` orders: Greek and Coptic,
 /// Greek Extended, Cyrillic and Cyrillic Supplement, Armenian, the Hebrew letters, the Arabic
 /// letters, Georgian, Glagolitic, Coptic, Hiragana and Katakana, the Devanagari vowels,
@@ -614,8 +628,13 @@ const LATIN_SPECIALS: [char; 9] =
     ['\u{131}', '\u{14b}', '\u{14a}', '\u{138}', '\u{167}', '\u{166}', '\u{fe}', '\u{de}', '\u{2bc}'];
 
 /// The blocks whose letters without a decomposition get a primary of their own among the
-/// Latin letters: Latin Extended-B and the IPA Extensions.
-const LATIN_OWN: (u32, u32) = (0x180, 0x2af);
+/// Latin letters: Latin Extended-B, the IPA Extensions and the Spacing Modifier Letters (those
+/// that are a variant of an ASCII letter, `ʰ`, are that letter with a tertiary of
+/// [`MODIFIER_TERTIARY`] or more).
+const LATIN_OWN: (u32, u32) = (0x180, 0x2ff);
+
+/// The first tertiary of a variant of an ASCII letter (`ʰ`): above `collate.rs`'s `UPPER_COMPAT`.
+const MODIFIER_TERTIARY: u8 = 4;
 
 /// The Latin letters in root order at primary strength: `a`–`z`, [`LATIN_SPECIALS`] and the
 /// letters of [`LATIN_OWN`] without a decomposition, less those that expand to several
@@ -623,22 +642,29 @@ const LATIN_OWN: (u32, u32) = (0x180, 0x2af);
 /// letter's primary. Each letter with its primary rank and a tertiary ranked within its
 /// primary (`ʒ Ʒ`); ASCII capitals are not listed (`collate.rs` writes case itself).
 fn latin_letters() -> Vec<(char, u16, u8)> {
-    let tertiary = collator(Strength::Tertiary);
+    let (primary, secondary, tertiary) =
+        (collator(Strength::Primary), collator(Strength::Secondary), collator(Strength::Tertiary));
     let nfd = icu_normalizer::DecomposingNormalizerBorrowed::new_nfd();
     let s = |c: char| c.to_string();
     let mut letters: Vec<char> = ('a'..='z').chain(LATIN_SPECIALS).collect();
-    letters.extend(
-        (LATIN_OWN.0..=LATIN_OWN.1)
-            .filter_map(char::from_u32)
-            .filter(|&c| c.is_alphabetic() && nfd.normalize(&s(c)).chars().eq([c])),
-    );
+    // Not the modifier letters that sort among the symbols (`ˆ`, `ˈ`: [`symbol_table`]).
+    letters.extend((LATIN_OWN.0..=LATIN_OWN.1).filter_map(char::from_u32).filter(|&c| {
+        c.is_alphabetic() && nfd.normalize(&s(c)).chars().eq([c]) && primary.compare(&s(c), "0").is_gt()
+    }));
     let groups = primary_groups(&mut letters);
     let expanding = expanding(&groups);
-    // Those that expand, and those in an ASCII letter's group.
+    // Those that expand, and in an ASCII letter's group those that are not a variant of it
+    // after its capital (`ʰ` is `h` in superscript, after `H`).
+    let modifier = |c: char, ascii: char| {
+        secondary.compare(&s(c), &s(ascii)).is_eq()
+            && tertiary.compare(&s(c), &s(ascii.to_ascii_uppercase())).is_gt()
+    };
     let mut dropped = Vec::new();
     for g in &groups {
         let ascii = g[0].is_ascii();
-        dropped.extend(g.iter().filter(|&&c| !c.is_ascii() && (ascii || expanding.contains(&c))));
+        dropped.extend(
+            g.iter().filter(|&&c| !c.is_ascii() && ((ascii && !modifier(c, g[0])) || expanding.contains(&c))),
+        );
     }
     assert!(dropped.iter().all(|c| !LATIN_SPECIALS.contains(c)), "a special letter expands: {dropped:?}");
     letters.retain(|c| !dropped.contains(c));
@@ -652,6 +678,11 @@ fn latin_letters() -> Vec<(char, u16, u8)> {
                     "{c:?}: a secondary of its own among the Latin letters"
                 );
                 ter += u8::from(!tertiary.compare(&s(g[i - 1]), &s(c)).is_eq());
+                // After the ASCII letter's capital and its compatibility form, which
+                // `collate.rs` writes itself.
+                if g[0].is_ascii() {
+                    ter = ter.max(MODIFIER_TERTIARY);
+                }
             }
             out.push((c, p as u16, ter));
         }
@@ -758,12 +789,13 @@ fn latin_table(letters: &[(char, u16, u8)], value: &[(char, u16)]) -> (String, V
 /// The blocks whose spaces, punctuation and symbols `src/heap/collate_table.rs` orders: the
 /// ASCII ones (TAB to CR, and the printable ones), Latin-1's (with its controls), General
 /// Punctuation and the currency signs.
-const SYMBOL_BLOCKS: [(char, char); 6] = [
+const SYMBOL_BLOCKS: [(char, char); 7] = [
     ('\t', '\r'),
     (' ', '~'),
     ('\u{80}', '\u{bf}'),
     ('\u{d7}', '\u{d7}'),
     ('\u{f7}', '\u{f7}'),
+    ('\u{2b0}', '\u{2ff}'),
     ('\u{2000}', '\u{20c0}'),
 ];
 
@@ -782,7 +814,8 @@ fn symbol_table(marks: &[(char, u16)]) -> (String, Vec<char>) {
         .iter()
         .flat_map(|&(a, b)| a..=b)
         .filter(|&c| {
-            !c.is_alphanumeric()
+            // Letters and digits sort after `0`, but for modifier letters like `ˆ`.
+            (!c.is_alphanumeric() || ('\u{2b0}'..='\u{2ff}').contains(&c))
                 && !tertiary.compare(&s(c), "").is_eq()
                 && primary.compare(&s(c), "0").is_lt()
         })

@@ -21,8 +21,9 @@
 //!    no-break space a tertiary one from the space), then `0`–`9`,
 //!    then the Latin letters in the generated order (`ASCII_PRIMARIES`, `LATIN_LETTERS`):
 //!    `a` … `z` with `ı` after `i`, `ŋ` after `n`, `ĸ` after `q`, `ŧ` after `t`, `þ` after
-//!    `z`, and the letters of U+0180–U+02AF among them (`ƀ` after `b`, `ʒ` after `z`, `ʼ` of
-//!    `ŉ` before `ʕ`), each with a tertiary for its case;
+//!    `z`, and the letters of U+0180–U+02FF among them (`ƀ` after `b`, `ʒ` after `z`, `ʼ` of
+//!    `ŉ` before `ʕ`), each with a tertiary for its case, and a modifier letter that is a
+//!    variant of an ASCII letter (`ʰ`) that letter with a tertiary after its capital's;
 //! 3. a letter with marks is its base letter (an ASCII letter, `ʒ` of `ǯ`, `æ` of `ǽ`, `ø` of
 //!    `ǿ`) followed by one
 //!    secondary element per mark (its
@@ -81,7 +82,8 @@ mod table;
 // are generated (`table`), as are those of the marks this file writes itself:
 use table::{D_STROKE, ETH, H_STROKE, L_STROKE, LIGATURE, LONG_S, MIDDLE_DOT, O_STROKE};
 
-// Tertiary weights.
+// Tertiary weights. The generated `LATIN_LETTERS` gives the modifier letters that are a
+// variant of an ASCII letter (`ʰ`) 4 and up, after these.
 const LOWER: u8 = 0;
 const COMPAT: u8 = 1;
 const UPPER: u8 = 2;
@@ -497,6 +499,18 @@ mod tests {
         assert_eq!(locale_compare("\u{e01}\u{e38}\u{e3a}", "\u{e01}\u{e3a}\u{e38}"), Equal);
         // Sinhala `ෙ`, `ා` and `්` are `ො` and `්`, which are `ෝ`.
         assert_eq!(locale_compare("\u{dd9}\u{dcf}\u{dca}", "\u{ddd}"), Equal);
+    }
+
+    #[test]
+    fn spacing_modifier_letters() {
+        // ICU4X's root collator gives these: `ʰ` is `h` after `H`, `ʻ` a letter after `h`,
+        // `ˆ` a symbol before the digits.
+        assert_eq!(locale_compare("\u{2b0}", "H"), Greater);
+        assert_eq!(locale_compare("\u{2b0}", "i"), Less);
+        assert_eq!(locale_compare("a\u{2b0}b", "aHb"), Greater);
+        assert_eq!(locale_compare("\u{2bb}", "h"), Greater);
+        assert_eq!(locale_compare("\u{2bb}", "i"), Less);
+        assert_eq!(locale_compare("\u{2c6}", "0"), Less);
     }
 
     #[test]
