@@ -172,7 +172,8 @@ fn thai_lao_and_brahmic_signs_equal_icu() {
 fn modifier_letters_equal_icu() {
     let icu = collator(Strength::Tertiary);
     let claimed = generated_table().1;
-    let mut alphabet: Vec<char> = claimed.iter().copied().filter(|c| ('\u{2b0}'..='\u{2ff}').contains(c)).collect();
+    let mut alphabet: Vec<char> =
+        claimed.iter().copied().filter(|c| ('\u{2b0}'..='\u{2ff}').contains(c)).collect();
     assert!(alphabet.contains(&'\u{2b0}') && alphabet.contains(&'\u{2c6}'), "`ʰ` and `ˆ` are in the table");
     alphabet.extend("hHjJrRwWyYlLsSxXaA0^'\u{266}\u{279}\u{27b}\u{281}\u{263}\u{295}\u{140}\u{b7}".chars());
     let mismatches = random_pairs(&icu, &alphabet, 200_000);

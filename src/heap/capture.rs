@@ -149,7 +149,9 @@ pub fn check_guest_path(path: &str) -> Result<(), String> {
         ));
     }
     if path.chars().any(char::is_control) {
-        return Err(format!("the guest asked for a dump at {path:?}: a path may not hold control characters"));
+        return Err(format!(
+            "the guest asked for a dump at {path:?}: a path may not hold control characters"
+        ));
     }
     if path.split(['/', '\\']).any(|c| c == "..") {
         return Err(format!("the guest asked for a dump at {path:?}: `..` may not leave the dump directory"));

@@ -447,7 +447,8 @@ pub struct SignatureMismatch {
 impl fmt::Display for SignatureMismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // In the text format's names: `expected parameters (i32, i64), got (i32)`.
-        let list = |types: &[ValType]| types.iter().map(|t| t.name()).collect::<alloc::vec::Vec<_>>().join(", ");
+        let list =
+            |types: &[ValType]| types.iter().map(|t| t.name()).collect::<alloc::vec::Vec<_>>().join(", ");
         write!(f, "expected parameters ({}), got ({})", list(&self.expected), list(&self.got))
     }
 }

@@ -237,7 +237,9 @@ fn inside(dir: &Path, path: &Path, guest: &str) -> Result<(), String> {
     if parent.starts_with(&root) && file.is_none_or(|f| f.starts_with(&root)) {
         Ok(())
     } else {
-        Err(format!("the guest asked for a dump at {guest:?}: a symbolic link leads out of the dump directory"))
+        Err(format!(
+            "the guest asked for a dump at {guest:?}: a symbolic link leads out of the dump directory"
+        ))
     }
 }
 
