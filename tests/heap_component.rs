@@ -50,6 +50,16 @@ fn field_offset(fields: &[(&str, &[u8])], index: usize) -> usize {
     panic!("no field {index}")
 }
 
+/// Offset of the `index`-th field's part start (after its delimiter line) in a [`body`].
+fn part_start(fields: &[(&str, &[u8])], index: usize) -> usize {
+    let name = fields[index].0;
+    let headers = format!(
+        "Content-Disposition: form-data; name=\"{name}\"; filename=\"{name}.bin\"\r\n\
+         Content-Type: application/octet-stream\r\n\r\n"
+    );
+    field_offset(fields, index) - headers.len()
+}
+
 #[derive(Debug, PartialEq, Eq)]
 enum Rendered {
     Json(String),
@@ -189,11 +199,16 @@ fn rejections_carry_offset_and_mode() {
     assert_eq!(tool.render(b"hello"), Rendered::Rejected { offset: 0, mode: 0 });
     assert_eq!(reject(&mut tool, &[("input", b"x"), ("wasm", &syn)]), (45, 0));
     let f: &[(&str, &[u8])] = &[("wasm", &syn), ("wasm", &syn)];
-    assert_eq!(reject(&mut tool, f), (field_offset(f, 1) - (field_offset(f, 0) - 45), 0));
+    assert_eq!(reject(&mut tool, f), (part_start(f, 1), 0));
     let f: &[(&str, &[u8])] = &[("wasm", &syn)];
     assert_eq!(reject(&mut tool, f), (body(f).len() - (2 + 41 + 2 + 2), 0));
-    let f: &[(&str, &[u8])] = &[("wasm", &syn), ("dump", &s1), ("after", &s2)];
+    let f: &[(&str, &[u8])] = &[("wasm", &syn), ("after", &s2)];
     assert_eq!(reject(&mut tool, f), (body(f).len() - 47, 0));
+    // A part of the other view (`dump` with `before` or `after`): the later part's start.
+    let f: &[(&str, &[u8])] = &[("wasm", &syn), ("dump", &s1), ("after", &s2)];
+    assert_eq!(reject(&mut tool, f), (part_start(f, 2), 0));
+    let f: &[(&str, &[u8])] = &[("before", &s1), ("wasm", &syn), ("dump", &s2)];
+    assert_eq!(reject(&mut tool, f), (part_start(f, 2), 0));
     // Mode 1: a bad dump, at its part (the after dump of a diff too).
     let mut bad = s1.clone();
     bad[4] = 1;

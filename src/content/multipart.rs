@@ -208,6 +208,10 @@ pub enum MultipartErrorKind {
     /// (Tools with their own part names.) A second part with the same name. Offset: part
     /// start of the second one.
     DuplicatePart,
+    /// (Tools with their own part names.) A part that does not go with an earlier one (the heap
+    /// analyzer's `dump` of the constructors view with the comparison's `before` or `after`).
+    /// Offset: part start of the later one.
+    MixedParts,
     /// (Tools with their own part names.) A required part is missing, or the parts sent do not
     /// form one of the tool's requests. Offset: the first byte of the closing delimiter line.
     MissingPart,
@@ -245,6 +249,7 @@ pub fn describe(kind: MultipartErrorKind) -> &'static str {
         K::MissingComponent => "the request has no component part",
         K::UnexpectedPartName => "a part name is not one this tool accepts",
         K::DuplicatePart => "a part name appears more than once",
+        K::MixedParts => "a part does not go with an earlier one (dump with before or after)",
         K::MissingPart => "the request lacks a part this tool needs",
     }
 }

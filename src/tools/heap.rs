@@ -47,8 +47,11 @@ pub const MALFORMED: Mode = Mode {
              is missing; 0 when the request cannot be written",
 };
 /// Mode 1: a dump is not a version-2 heap dump.
-pub const BAD_DUMP: Mode =
-    Mode { number: 1, cause: "bad dump (WARPO's four dump messages)", offset: "that dump part's body start" };
+pub const BAD_DUMP: Mode = Mode {
+    number: 1,
+    cause: "bad dump (WARPO's four dump messages)",
+    offset: "offending dump part's body start",
+};
 /// Mode 2: the wasm binary does not parse.
 pub const BAD_WASM: Mode =
     Mode { number: 2, cause: "the wasm part is not a readable module", offset: "wasm part's body start" };
@@ -201,6 +204,10 @@ fn parse_request<'a>(request: &'a [u8], slot: &[u8]) -> Result<(View, Fields<'a>
         };
         if field.replace(p.part).is_some() {
             return Err(multipart::error(p.part_start, K::DuplicatePart));
+        }
+        // `dump` belongs to the constructors view, `before` and `after` to the comparison.
+        if f.dump.is_some() && (f.before.is_some() || f.after.is_some()) {
+            return Err(multipart::error(p.part_start, K::MixedParts));
         }
         Ok(())
     })?;

@@ -54,7 +54,7 @@ pub const CONTRACT: Mode = Mode {
 pub const UNIFORM: Mode = Mode {
     number: 3,
     cause: "bad target uniform (no such setter, bad setter signature, value not parseable)",
-    offset: "that uniform part's body start",
+    offset: "offending uniform part's body start",
 };
 /// Mode 4: the target trapped.
 pub const TRAP: Mode = Mode {
