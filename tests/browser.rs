@@ -64,7 +64,8 @@ fn data_of(html: &str) -> Value {
 }
 
 /// Writes the report of `target` on `input`, opens it in chromium and checks what it shows.
-fn check(name: &str, target: &str, input: &str) {
+/// Returns the function names the page's function table shows.
+fn check(name: &str, target: &str, input: &str) -> Vec<String> {
     let dir = PathBuf::from(concat!(env!("CARGO_TARGET_TMPDIR"), "/browser"));
     std::fs::create_dir_all(&dir).unwrap();
     let html_path = dir.join(format!("{name}.html"));
@@ -177,6 +178,7 @@ fn check(name: &str, target: &str, input: &str) {
         u(&seen["load_and_draw_ms"]),
         shot.display()
     );
+    rows[1..].iter().map(|r| r[0].as_str().unwrap().to_owned()).collect()
 }
 
 #[test]
@@ -188,6 +190,40 @@ fn qr_report_in_chromium() {
 fn markdown_report_in_chromium() {
     let doc = "# Title\n\nSome *emphasis*, `code` and a [link](https://example.com).\n\n".repeat(40);
     check("markdown", "tests/targets/markdown-to-html.wasm", &doc);
+}
+
+/// A target whose function names would end or re-enter the data's script element if they
+/// were embedded raw: `<!--<script>` switches the HTML tokenizer into the script-data
+/// escaped states, in which the element's own `</script>` no longer ends it, and
+/// `</script><b>x` would end it early. Render writes bytes 0–63 through both functions.
+const MARKUP_TARGET: &str = r#"(module
+  (memory (export "memory") 2 2)
+  (func (export "input_ptr") (result i32) i32.const 65536)
+  (func (export "input_utf8_cap") (result i32) i32.const 256)
+  (func (export "output_bytes_cap") (result i32) i32.const 64)
+  (func $<!--<script> (param $i i32)
+    local.get $i local.get $i i32.store8)
+  (func $</script><b>x (param $i i32)
+    local.get $i i32.const 32 i32.add local.get $i i32.load8_u i32.store8)
+  (func (export "render") (param $len i32) (result i64) (local $i i32)
+    loop $l
+      local.get $i call $<!--<script>
+      local.get $i call $</script><b>x
+      local.get $i i32.const 1 i32.add local.tee $i i32.const 32 i32.lt_u br_if $l
+    end
+    i64.const 0))"#;
+
+#[test]
+fn markup_in_function_names_stays_text() {
+    let dir = PathBuf::from(concat!(env!("CARGO_TARGET_TMPDIR"), "/browser"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let target = dir.join("markup.wasm");
+    std::fs::write(&target, wat::parse_str(MARKUP_TARGET).unwrap()).unwrap();
+    // `check` compares the page's function table, row by row, with the data's names.
+    let names = check("markup", target.to_str().unwrap(), "hi");
+    for name in ["<!--<script>", "</script><b>x", "render"] {
+        assert!(names.iter().any(|n| n == name), "{name} in {names:?}");
+    }
 }
 
 #[test]

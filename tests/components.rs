@@ -18,6 +18,8 @@ use std::process::Command;
 use common::content::{Component, artifact, body, check_common, read};
 
 const COMPONENT: &str = "application/wasm/qip-interpret-memory-page-writes-csv.wasm";
+const THERMAL: &str = "application/wasm/qip-interpret-memory-thermal-ktx2.wasm";
+const REPORT: &str = "application/wasm/qip-interpret-memory-report-html.wasm";
 const QR: &str = "tests/targets/url-to-qr-svg.wasm";
 const MARKDOWN: &str = "tests/targets/markdown-to-html.wasm";
 
@@ -448,6 +450,62 @@ fn csv_reads_back_consistently() {
             assert!(init >= input.len() as u64, "{target}: input bytes count as initialized");
         }
     }
+}
+
+/// A target uniform reaches the target through every interpreting component (page table,
+/// heat map, report). From the QR target's contract (tests/targets/url-to-qr-svg): level H
+/// (3) holds at most about 1,273 bytes, so a 1,300-byte URL is rejected at H with the URL's
+/// first byte as offset (mode 6 at the input part's body start); at M, the default, the same
+/// request gets past that check and runs out of the default budget drawing the code (mode 5).
+/// Setting M explicitly on a short URL changes the page table by exactly the setter's one
+/// `i32.store` of the level: one write and four bytes written more on the level's page,
+/// everything else equal.
+#[test]
+fn target_uniforms_reach_the_target() {
+    let module = read(QR);
+    let request = |url: &str, level: Option<&str>| {
+        let mut fields: Vec<common::content::Field<'_>> =
+            vec![("component", Some(CLI_FILENAME), &module), ("input", None, url.as_bytes())];
+        if let Some(level) = level {
+            fields.push(("uniforms[error_correction]", None, level.as_bytes()));
+        }
+        body(ZERO_UUID, &fields)
+    };
+    let long = format!("https://example.com/{}", "a".repeat(1300 - 20));
+    let input_body = component_part(QR).end
+        + "\r\n--uuid-".len()
+        + ZERO_UUID.len()
+        + "\r\nContent-Disposition: form-data; name=\"input\"\r\n\r\n".len();
+    for component in [COMPONENT, THERMAL, REPORT] {
+        let mut c = Component::new(component);
+        assert_eq!(c.render(&request(&long, Some("3"))), Err((input_body as u32, 6)), "{component}");
+        assert_eq!(c.render(&request(&long, None)).map_err(|(_, mode)| mode), Err(5), "{component}");
+        assert_eq!(c.uniform("instruction_budget", BIG_BUDGET as i32), BIG_BUDGET as i32);
+        let r = c.render(&request("https://example.com", Some("1")));
+        assert!(r.is_ok(), "{component}: {:?}", r.err());
+    }
+
+    let short = "https://example.com";
+    let (Rendered::Csv(set), Rendered::Csv(unset)) = (
+        component_run(&request(short, Some("1")), BIG_BUDGET),
+        component_run(&request(short, None), BIG_BUDGET),
+    ) else {
+        panic!("both render")
+    };
+    let rows = |csv: &str| -> Vec<Vec<String>> {
+        csv.lines().skip(1).map(|l| l.split(',').map(str::to_owned).collect()).collect()
+    };
+    let (set, unset) = (rows(&set), rows(&unset));
+    assert_eq!(set.len(), unset.len());
+    let differing: Vec<_> = set.iter().zip(&unset).filter(|(a, b)| a != b).collect();
+    assert_eq!(differing.len(), 1, "{differing:?}");
+    let (a, b) = differing[0];
+    let n = |row: &[String], i: usize| -> u64 { row[i].parse().unwrap() };
+    assert_eq!(a[..5], b[..5], "page, region, initialized bytes and reads");
+    assert_eq!(n(a, 5), n(b, 5) + 1, "writes: {a:?} {b:?}");
+    assert_eq!(n(a, 6), n(b, 6) + 4, "bytes_written: {a:?} {b:?}");
+    assert_eq!(a[7], b[7], "render writes the level back to 1 itself: no new distinct byte");
+    assert_eq!(a[8], ratio(n(a, 6), n(a, 7)));
 }
 
 #[test]

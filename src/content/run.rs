@@ -215,7 +215,9 @@ pub fn run<O: Observer>(
     store.reset_counters();
     store.set_budget(Some(budget));
     for (index, u) in uniforms.iter().enumerate() {
-        let name = reason!("uniform_set_{}", u.key);
+        // The export's name, built without `format!`, which `reason!` leaves out of the
+        // components (and which would pull the formatting machinery back in).
+        let name = ["uniform_set_", u.key].concat();
         let bad = |m: String| fail(Cause::Uniform { index }, m);
         let Some(setter) = store.get_func(instance, &name) else {
             return bad(reason!("the target has no uniform {:?} (no export {name})", u.key));

@@ -320,8 +320,8 @@ impl Report {
     pub fn to_html(&self) -> String {
         let data = Data { rest: self.small_data(), report: self };
         let json = to_json(&data);
-        // Inside a script element only `</` could end it early; `<\/` is the same JSON string.
-        let json = escape_end_tags(json);
+        // Nothing in the data may end or re-enter the script element: every `<` as `\u003c`.
+        let json = escape_for_script(json);
         let colours = json!({
             "viridis": view::VIRIDIS,
             "background": view::BACKGROUND,
@@ -517,21 +517,15 @@ const fn find(hay: &str, needle: &str, from: usize) -> usize {
     panic!("a mark is missing from the report template")
 }
 
-/// `json` with every `</` written `<\/` (the same JSON string), so that it cannot close the
-/// script element it is embedded in.
-fn escape_end_tags(json: String) -> String {
-    if !json.as_bytes().windows(2).any(|w| w == b"</") {
+/// `json` with every `<` written `\u003c` (the same JSON string: `<` occurs only inside
+/// strings), so that nothing in it can end or re-enter the script element it is embedded in:
+/// neither `</script`, nor `<!--` or `<script`, which switch the HTML tokenizer into the
+/// script-data escaped states (HTML Living Standard, 13.2.5.4 and following).
+fn escape_for_script(json: String) -> String {
+    if !json.contains('<') {
         return json;
     }
-    let mut out = String::with_capacity(json.len() + 16);
-    let mut rest = json.as_str();
-    while let Some(at) = rest.as_bytes().windows(2).position(|w| w == b"</") {
-        out.push_str(&rest[..at]);
-        out.push_str("<\\/");
-        rest = &rest[at + 2..];
-    }
-    out.push_str(rest);
-    out
+    json.replace('<', "\\u003c")
 }
 
 /// `value` as compact JSON. Serializing into a string cannot fail for the report's data (no
