@@ -106,10 +106,11 @@ install:
 fmt-check:
 	$(CARGO) fmt --all -- --check
 
-# Lints and documentation, warnings as errors: clippy on every target, rustdoc's own checks
-# (broken intra-doc links among them); the library and the CLI also deny missing docs.
+# Formatting, lints and documentation, warnings as errors: rustfmt's check, clippy on every
+# target, rustdoc's own checks (broken intra-doc links among them); the library and the CLI
+# also deny missing docs.
 .PHONY: lint
-lint:
+lint: fmt-check
 	$(CARGO) clippy --all-targets -- -D warnings
 	RUSTDOCFLAGS=-Dwarnings $(CARGO) doc --no-deps
 
