@@ -34,30 +34,27 @@ fn body(fields: &[(&str, &[u8])]) -> Vec<u8> {
     common::content::body(UUID, &fields)
 }
 
-/// Offset of the body of the `index`-th field (0-based) of a [`body`].
-fn field_offset(fields: &[(&str, &[u8])], index: usize) -> usize {
-    let mut at = 0;
-    for (i, (name, bytes)) in fields.iter().enumerate() {
-        let head = format!(
-            "--uuid-{UUID}\r\nContent-Disposition: form-data; name=\"{name}\"; filename=\"{name}.bin\"\r\n\
-             Content-Type: application/octet-stream\r\n\r\n"
-        );
-        if i == index {
-            return at + head.len();
-        }
-        at += head.len() + bytes.len() + 2;
-    }
-    panic!("no field {index}")
+/// The headers of field `name`'s part in a [`body`], through the empty line.
+fn headers(name: &str) -> String {
+    format!(
+        "Content-Disposition: form-data; name=\"{name}\"; filename=\"{name}.bin\"\r\n\
+         Content-Type: application/octet-stream\r\n\r\n"
+    )
 }
 
 /// Offset of the `index`-th field's part start (after its delimiter line) in a [`body`].
 fn part_start(fields: &[(&str, &[u8])], index: usize) -> usize {
-    let name = fields[index].0;
-    let headers = format!(
-        "Content-Disposition: form-data; name=\"{name}\"; filename=\"{name}.bin\"\r\n\
-         Content-Type: application/octet-stream\r\n\r\n"
-    );
-    field_offset(fields, index) - headers.len()
+    let delimiter = format!("--uuid-{UUID}\r\n").len();
+    let mut at = delimiter;
+    for (name, bytes) in &fields[..index] {
+        at += headers(name).len() + bytes.len() + 2 + delimiter;
+    }
+    at
+}
+
+/// Offset of the body of the `index`-th field (0-based) of a [`body`].
+fn field_offset(fields: &[(&str, &[u8])], index: usize) -> usize {
+    part_start(fields, index) + headers(fields[index].0).len()
 }
 
 #[derive(Debug, PartialEq, Eq)]

@@ -319,9 +319,7 @@ impl Report {
     /// object embedded as `<script type="application/json" id="qip-memory-data">`.
     pub fn to_html(&self) -> String {
         let data = Data { rest: self.small_data(), report: self };
-        let json = to_json(&data);
-        // Nothing in the data may end or re-enter the script element: every `<` as `\u003c`.
-        let json = escape_for_script(json);
+        let json = escape_for_script(&to_json(&data));
         let colours = json!({
             "viridis": view::VIRIDIS,
             "background": view::BACKGROUND,
@@ -521,10 +519,7 @@ const fn find(hay: &str, needle: &str, from: usize) -> usize {
 /// strings), so that nothing in it can end or re-enter the script element it is embedded in:
 /// neither `</script`, nor `<!--` or `<script`, which switch the HTML tokenizer into the
 /// script-data escaped states (HTML Living Standard, 13.2.5.4 and following).
-fn escape_for_script(json: String) -> String {
-    if !json.contains('<') {
-        return json;
-    }
+fn escape_for_script(json: &str) -> String {
     json.replace('<', "\\u003c")
 }
 
