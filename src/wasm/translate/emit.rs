@@ -23,6 +23,18 @@ pub(super) struct Emitter {
 }
 
 impl Emitter {
+    /// An emitter with room for `ops` ops before its vectors grow: a body's size in bytes
+    /// bounds its instruction count, so sizing from it saves the repeated growth that
+    /// otherwise costs more than the translation of a small function.
+    pub(super) fn with_capacity(ops: usize) -> Self {
+        Emitter {
+            code: Vec::with_capacity(ops),
+            cum: Vec::with_capacity(ops),
+            idx: Vec::with_capacity(ops),
+            label: 0,
+        }
+    }
+
     /// Appends `op`, in its specialised form ([`Op::specialize`]), whose main instruction is
     /// the `cum`-th of its fuel block and the `idx`-th of the function; returns its pc.
     pub(super) fn push(&mut self, op: Op, cum: u32, idx: u32) -> usize {
@@ -68,7 +80,12 @@ impl Emitter {
     }
 
     /// The code and its side tables: `(code, cum, idx)`, of equal length.
-    pub(super) fn finish(self) -> (Vec<Op>, Vec<u32>, Vec<u32>) {
+    /// The vectors are trimmed to their length: [`Emitter::with_capacity`] may have reserved
+    /// more than the function needed.
+    pub(super) fn finish(mut self) -> (Vec<Op>, Vec<u32>, Vec<u32>) {
+        self.code.shrink_to_fit();
+        self.cum.shrink_to_fit();
+        self.idx.shrink_to_fit();
         (self.code, self.cum, self.idx)
     }
 }

@@ -139,9 +139,18 @@ pub(crate) fn translate_function(
         fv.define_locals(count, vt);
         wide |= vt == ValType::V128;
     }
+    // Room for the ops and instruction offsets of a body of typical density (about two bytes
+    // per instruction), reserved once rather than grown op by op; trimmed at the end. Large
+    // bodies grow as before past the first 65,536: their growth is amortised.
+    let expect = (r.remaining() / 2 + 8).min(1 << 16);
     let mut t = Translator {
         module,
-        f: CompiledFunc { num_params, num_locals: num_locals as u32, ..CompiledFunc::default() },
+        f: CompiledFunc {
+            num_params,
+            num_locals: num_locals as u32,
+            instr_offsets: Vec::with_capacity(expect),
+            ..CompiledFunc::default()
+        },
         stack: Vec::new(),
         ctrls: Vec::new(),
         max_height: 0,
@@ -149,7 +158,7 @@ pub(crate) fn translate_function(
         fuel_pc: None,
         count: 0,
         instr: 0,
-        e: Emitter::default(),
+        e: Emitter::with_capacity(expect),
         refunds: Vec::new(),
     };
     t.ctrls.push(Ctrl {
@@ -193,6 +202,7 @@ pub(crate) fn translate_function(
         return Err(r.error(Invalid::EndExpected));
     }
     (t.f.code, t.f.cum, t.f.idx) = t.e.finish();
+    t.f.instr_offsets.shrink_to_fit();
     t.f.wide = wide;
     t.f.frame_size = t.f.num_locals + t.max_height;
     t.f.getter = if t.f.instr_offsets.len() == 2 { getter } else { None };
