@@ -1,17 +1,19 @@
-//! The class-name tie-break (`qip_memory::heap::collate::locale_compare`) against ICU4X's root
-//! collator at tertiary strength, the collation JavaScript's `localeCompare` uses in Node: on
-//! random strings over every character the tie-break claims to order exactly (ASCII TAB, LF
-//! and the printable range, U+00B7 and the Latin-1 and Latin Extended-A letters), with extra
-//! weight on `l` and `·` (a contraction) and on strings that differ in one character.
+//! The compact class-name tie-break (`qip_memory::heap::collate::table_compare`, what builds
+//! without the `icu-collation` feature use) against ICU4X's root collator at tertiary strength,
+//! the collation JavaScript's `localeCompare` uses in Node: on random strings over every
+//! character the tie-break claims to order exactly (ASCII TAB, LF and the printable range,
+//! U+00B7 and the Latin-1 and Latin Extended-A letters), with extra weight on `l` and `·` (a
+//! contraction) and on strings that differ in one character. With the feature (the CLI),
+//! `locale_compare` is ICU4X's collator itself: `cli_breaks_ties_with_icu_beyond_the_tables`.
 
 use std::cmp::Ordering;
 
 use icu_collator::options::{CollatorOptions, Strength};
 use icu_collator::{Collator, CollatorPreferences};
-use qip_memory::heap::collate::locale_compare;
+use qip_memory::heap::collate::table_compare;
 
 #[test]
-fn locale_compare_equals_icu_root_collation() {
+fn table_compare_equals_icu_root_collation() {
     let mut options = CollatorOptions::default();
     options.strength = Some(Strength::Tertiary);
     let icu = Collator::try_new(CollatorPreferences::default(), options).unwrap();
@@ -37,7 +39,7 @@ fn locale_compare_equals_icu_root_collation() {
 }
 
 /// Up to 20 pairs of random strings over `alphabet` (one to six characters, half of them
-/// differing in one character) that `locale_compare` and ICU order differently, of `pairs`.
+/// differing in one character) that `table_compare` and ICU order differently, of `pairs`.
 /// `COLLATION_PAIRS=N` draws N pairs instead (a longer run outside CI) and `COLLATION_SEED=S`
 /// starts the sequence elsewhere.
 fn random_pairs(icu: &icu_collator::CollatorBorrowed<'_>, alphabet: &[char], pairs: usize) -> Vec<String> {
@@ -64,7 +66,7 @@ fn random_pairs(icu: &icu_collator::CollatorBorrowed<'_>, alphabet: &[char], pai
             let len = 1 + random(6);
             (0..len).map(|_| alphabet[random(alphabet.len())]).collect()
         };
-        let (ours, theirs) = (locale_compare(&a, &b), icu.compare(&a, &b));
+        let (ours, theirs) = (table_compare(&a, &b), icu.compare(&a, &b));
         if ours != theirs && mismatches.len() < 20 {
             mismatches.push(format!("{a:?} vs {b:?}: ours {ours:?}, ICU {theirs:?}"));
         }
@@ -99,7 +101,7 @@ fn structured_cases_equal_icu() {
     ];
     for (a, b) in pairs {
         for (x, y) in [(a, b), (b, a)] {
-            assert_eq!(locale_compare(x, y), icu.compare(x, y), "{x:?} vs {y:?}");
+            assert_eq!(table_compare(x, y), icu.compare(x, y), "{x:?} vs {y:?}");
         }
     }
 }
@@ -127,11 +129,11 @@ fn canonical_equivalents_compare_alike() {
             || -> String { (0..1 + random(5)).map(|_| alphabet[random(alphabet.len())]).collect() };
         let (a, b) = (string(), string());
         let (da, cb) = (nfd.normalize(&a).into_owned(), nfc.normalize(&b).into_owned());
-        let (ours, theirs) = (locale_compare(&da, &cb), icu.compare(&a, &b));
+        let (ours, theirs) = (table_compare(&da, &cb), icu.compare(&a, &b));
         if ours != theirs && mismatches.len() < 20 {
             mismatches.push(format!("{a:?} ({da:?}) vs {b:?} ({cb:?}): ours {ours:?}, ICU {theirs:?}"));
         }
-        if locale_compare(&da, &a) != Ordering::Equal && mismatches.len() < 20 {
+        if table_compare(&da, &a) != Ordering::Equal && mismatches.len() < 20 {
             mismatches.push(format!("{a:?} and its NFD {da:?} differ"));
         }
     }

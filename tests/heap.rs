@@ -292,6 +292,38 @@ fn tie_break_orders_accented_names_as_node() {
     assert_eq!(got, ["x/apfel", "x/Apfel", "x/\u{e4}pfel", "x/\u{c4}rger", "x/Zebra"]);
 }
 
+#[test]
+fn tie_break_beyond_the_compact_tables_is_icus() {
+    // Names the compact tables of builds without `icu-collation` place by code point (docs/heap.md,
+    // "Sorting ties by class name"); ICU's root order, worked out by hand from the CLDR root
+    // collation: symbols (the emoji) before letters, `ǳ` expands to `d z` (before `e`), Latin
+    // before Syriac (`ܭ`, Persian bheth, sorts after beth) before Katakana. The compact tables
+    // give `x/e x/ǳ x/ア x/ܭ x/😀`.
+    let names = ["x/\u{30a2}", "x/\u{72d}", "x/e", "x/\u{1f3}", "x/\u{1f600}"];
+    let classes: Vec<ClassSpec<'_>> = names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| ClassSpec {
+            name,
+            rtid: Some(20 + i as u32),
+            base: None,
+            fields: &[],
+            templates: &[],
+            byte_size: None,
+        })
+        .collect();
+    let spec = DwarfSpec { base_types: &["i32"], classes: &classes, globals: &[] };
+    let mut h = HeapBuilder::new(65536, 1024);
+    for i in 0..5u32 {
+        let o = h.alloc(20 + i, 4, 0);
+        h.set(1000 + 4 * i, o);
+    }
+    let d = write_dump(900, 1024, 1000, &[], &h.finish());
+    let s = analyze(&d, &wasm_with_dwarf(&spec, &[])).unwrap();
+    let got: Vec<String> = rows(&s).into_iter().map(|r| r.0).collect();
+    assert_eq!(got, ["x/\u{1f600}", "x/\u{1f3}", "x/e", "x/\u{72d}", "x/\u{30a2}"]);
+}
+
 // ---- bad input -------------------------------------------------------------------------
 
 fn err(dump: &[u8], wasm: &[u8]) -> String {
