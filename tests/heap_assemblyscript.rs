@@ -40,17 +40,42 @@ fn fixture(name: &str) -> PathBuf {
 
 /// Runs the CLI; it must succeed with JSON and a newline on stdout and nothing on stderr.
 fn cli(args: &[&str]) -> (Value, String) {
+    let (v, stdout, stderr) = cli_warning(args);
+    assert!(stderr.is_empty(), "qip-memory {args:?} wrote to stderr: {stderr}");
+    (v, stdout)
+}
+
+/// Runs the CLI; it must succeed with JSON and a newline on stdout. Also returns stderr.
+fn cli_warning(args: &[&str]) -> (Value, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_qip-memory"))
         .env("XDG_CACHE_HOME", concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"))
         .args(args)
         .output()
         .expect("run qip-memory");
     let stdout = String::from_utf8(out.stdout).expect("UTF-8 stdout");
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "qip-memory {args:?} failed ({}): {stderr}", out.status);
-    assert!(stderr.is_empty(), "qip-memory {args:?} wrote to stderr: {stderr}");
     assert!(stdout.ends_with("}\n"), "stdout must be JSON and a newline: {stdout:?}");
-    (serde_json::from_str(&stdout).expect("JSON on stdout"), stdout)
+    (serde_json::from_str(&stdout).expect("JSON on stdout"), stdout, stderr)
+}
+
+/// The number of global values a dump holds (its header's N, docs/heap.md "Dump format").
+fn dump_globals(bytes: &[u8]) -> usize {
+    u32::from_le_bytes(bytes[20..24].try_into().unwrap()) as usize
+}
+
+/// The mutable `i32` globals a module defines, read by wasmparser.
+fn mutable_i32_globals(wasm: &[u8]) -> usize {
+    let mut n = 0;
+    for payload in wasmparser::Parser::new(0).parse_all(wasm) {
+        if let wasmparser::Payload::GlobalSection(globals) = payload.unwrap() {
+            for g in globals {
+                let ty = g.unwrap().ty;
+                n += usize::from(ty.mutable && ty.content_type == wasmparser::ValType::I32);
+            }
+        }
+    }
+    n
 }
 
 fn analyze(dump: &str, wasm: &str, extra: &[&str]) -> (Value, String) {
@@ -230,6 +255,32 @@ fn dwarf_fixture_sort_and_top() {
 /// The same dump with N = 0 (no global values, as WARPO's own test harness writes them): the
 /// tree, held only by `globalTree`, is no longer reachable (docs/heap.md, "Dump format"), and
 /// neither is anything else held only by globals; the locals and pinned roots remain.
+#[test]
+fn a_dump_of_another_program_is_warned_about() {
+    // `leak`'s dump analysed with `dwarf_fixture`'s module: the JSON as always (WARPO runs on),
+    // and one warning line naming the dump and both counts. The same pair the right way
+    // round warns nothing (every other test here).
+    let dump = fixture("leak.1.dump");
+    let wasm = fixture("dwarf_fixture.wasm");
+    let (held, defined) =
+        (dump_globals(&std::fs::read(&dump).unwrap()), mutable_i32_globals(&std::fs::read(&wasm).unwrap()));
+    assert_ne!(held, defined, "the fixtures must differ in their globals for this test");
+    for cmd in [&["heap", "analyze"][..], &["heap", "dominators"]] {
+        let mut args = cmd.to_vec();
+        args.extend([dump.to_str().unwrap(), "--wasm", wasm.to_str().unwrap()]);
+        let (_, _, stderr) = cli_warning(&args);
+        assert_eq!(
+            stderr,
+            format!(
+                "warning: {}: the dump holds {held} global values, the module has {defined} mutable i32 \
+                 globals: is it a dump of another program or build?\n",
+                dump.display()
+            ),
+            "{cmd:?}"
+        );
+    }
+}
+
 #[test]
 fn dwarf_fixture_without_global_values() {
     let bytes = std::fs::read(fixture("dwarf_fixture.1.dump")).unwrap();

@@ -121,6 +121,21 @@ impl<'w> Analyzer<'w> {
         Ok(Analyzer { module, info: runtime.debug_info(), runtime: Some(runtime) })
     }
 
+    /// Why `dump` seems not to be a dump of this analyzer's module, in one line, or `None`:
+    /// it holds global values, but another number of them than the module has mutable `i32`
+    /// globals (a dump of another program or another build, whose values would then root
+    /// the wrong objects). A dump without global values is the format's own choice
+    /// (docs/heap.md, "Dump format") and passes. The analysis runs either way, as WARPO's
+    /// does; the CLI prints this as a warning.
+    pub fn dump_mismatch(&self, dump: &Dump<'_>) -> Option<alloc::string::String> {
+        let (held, defined) = (dump.globals.len(), self.module.mutable_i32_globals());
+        (held != 0 && held != defined).then(|| {
+            alloc::format!(
+                "the dump holds {held} global values, the module has {defined} mutable i32 globals: is it a dump of another program or build?"
+            )
+        })
+    }
+
     /// The reference graph, the slot of each edge when the scan names them (without DWARF)
     /// and the global roots.
     fn references(

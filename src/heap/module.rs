@@ -112,6 +112,12 @@ impl<'a> ModuleInfo<'a> {
         Ok(info)
     }
 
+    /// How many mutable `i32` globals the module defines: the number of global values a
+    /// dump of it holds (docs/heap.md, "Dump format").
+    pub fn mutable_i32_globals(&self) -> usize {
+        self.globals.iter().filter(|g| g.is_i32 && g.mutable).count()
+    }
+
     /// The value of every i32 global at dump time: a mutable i32 global takes the next
     /// value of `dump_values` (the slot counter advances for every mutable i32 global, even
     /// past the end of the array, where globals get no value); an immutable one takes its

@@ -275,8 +275,7 @@ fn write_snapshot(dump: &[u8], wasm: &[u8], output: &Path, inputs: [&Path; 2]) -
     if let Some(input) = inputs.iter().find(|i| same_file(i, output)) {
         return Err(format!("Refusing to write the snapshot over the input {}", input.display()));
     }
-    let dump = heap::Dump::parse(dump).map_err(|e| e.to_string())?;
-    let analyzer = heap::Analyzer::load(wasm).map_err(|e| e.to_string())?;
+    let (dump, analyzer) = load(dump, wasm, inputs[0]).map_err(|e| e.to_string())?;
     let mut bytes = 0;
     out::stream(output, |w| {
         let mut out = FmtWriter { w, error: None, bytes: 0 };
@@ -317,20 +316,41 @@ fn top(value: Option<&String>) -> Result<Option<usize>, HeapError> {
     value.map(|v| parse_top(v)).transpose()
 }
 
-/// `heap::analyze` with [`heap::Analyzer::load`]: the dump header, then the wasm (its DWARF, or
-/// the runtime's visitors), then the analysis (WARPO's order).
-fn analyze(dump: &[u8], wasm: &[u8]) -> Result<heap::Snapshot, HeapError> {
-    let dump = heap::Dump::parse(dump)?;
-    heap::Analyzer::load(wasm)?.analyze(&dump)
+/// Prints a warning on stderr when the dump at `path` seems not to be of the module
+/// ([`heap::Analyzer::dump_mismatch`]); the analysis goes on, as WARPO's does.
+fn warn_mismatch(analyzer: &heap::Analyzer<'_>, dump: &heap::Dump<'_>, path: &Path) {
+    if let Some(why) = analyzer.dump_mismatch(dump) {
+        eprintln!("warning: {}: {why}", path.display());
+    }
 }
 
-/// `heap::diff` with [`heap::Analyzer::load`], in WARPO's order: the baseline is analysed
-/// completely before the current dump is read.
-fn diff(before: &[u8], after: &[u8], wasm: &[u8]) -> Result<heap::Comparison, HeapError> {
-    let before = heap::Dump::parse(before)?;
+/// The dump header, then the wasm (its DWARF, or the runtime's visitors, with
+/// [`heap::Analyzer::load`]), WARPO's order; a warning when they do not seem to belong together.
+fn load<'d, 'w>(
+    dump: &'d [u8],
+    wasm: &'w [u8],
+    path: &Path,
+) -> Result<(heap::Dump<'d>, heap::Analyzer<'w>), HeapError> {
+    let dump = heap::Dump::parse(dump)?;
     let analyzer = heap::Analyzer::load(wasm)?;
+    warn_mismatch(&analyzer, &dump, path);
+    Ok((dump, analyzer))
+}
+
+/// `heap::analyze` with [`load`].
+fn analyze(dump: &[u8], wasm: &[u8], path: &Path) -> Result<heap::Snapshot, HeapError> {
+    let (dump, analyzer) = load(dump, wasm, path)?;
+    analyzer.analyze(&dump)
+}
+
+/// `heap::diff` with [`load`], in WARPO's order: the baseline is analysed completely before
+/// the current dump is read.
+fn diff(before: &[u8], after: &[u8], wasm: &[u8], paths: [&Path; 2]) -> Result<heap::Comparison, HeapError> {
+    let (before, analyzer) = load(before, wasm, paths[0])?;
     let before = analyzer.analyze(&before)?;
-    let after = analyzer.analyze(&heap::Dump::parse(after)?)?;
+    let after = heap::Dump::parse(after)?;
+    warn_mismatch(&analyzer, &after, paths[1]);
+    let after = analyzer.analyze(&after)?;
     Ok(heap::views::compare(&before, &after))
 }
 
@@ -340,12 +360,12 @@ fn diff(before: &[u8], after: &[u8], wasm: &[u8]) -> Result<heap::Comparison, He
 /// `--sort`.
 pub fn run(cmd: &HeapCommand) -> Result<String, String> {
     match cmd {
-        HeapCommand::Analyze { dump, wasm, sort, top: n, format } => {
+        HeapCommand::Analyze { dump: path, wasm, sort, top: n, format } => {
             let n = top(n.as_ref()).map_err(|e| e.to_string())?;
-            let dump = read(dump, "dump file")?;
+            let dump = read(path, "dump file")?;
             let wasm = read(wasm, "wasm file")?;
             let go = || -> Result<String, HeapError> {
-                let mut snap = analyze(&dump, &wasm)?;
+                let mut snap = analyze(&dump, &wasm, path)?;
                 snap.sort_and_truncate(ConstructorSort::parse(sort)?, n);
                 Ok(match format {
                     Format::Json => snapshot_json(&snap),
@@ -354,13 +374,13 @@ pub fn run(cmd: &HeapCommand) -> Result<String, String> {
             };
             go().map_err(|e| e.to_string())
         }
-        HeapCommand::Diff { before, after, wasm, sort, top: n, format } => {
+        HeapCommand::Diff { before: before_path, after: after_path, wasm, sort, top: n, format } => {
             let n = top(n.as_ref()).map_err(|e| e.to_string())?;
-            let before = read(before, "baseline dump file")?;
-            let after = read(after, "current dump file")?;
+            let before = read(before_path, "baseline dump file")?;
+            let after = read(after_path, "current dump file")?;
             let wasm = read(wasm, "wasm file")?;
             let go = || -> Result<String, HeapError> {
-                let mut c = diff(&before, &after, &wasm)?;
+                let mut c = diff(&before, &after, &wasm, [before_path, after_path])?;
                 c.sort_and_truncate(ComparisonSort::parse(sort)?, n);
                 Ok(match format {
                     Format::Json => comparison_json(&c),
@@ -369,12 +389,12 @@ pub fn run(cmd: &HeapCommand) -> Result<String, String> {
             };
             go().map_err(|e| e.to_string())
         }
-        HeapCommand::Dominators { dump, wasm, depth, top, format } => {
-            let dump = read(dump, "dump file")?;
+        HeapCommand::Dominators { dump: path, wasm, depth, top, format } => {
+            let dump = read(path, "dump file")?;
             let wasm = read(wasm, "wasm file")?;
             let go = || -> Result<String, HeapError> {
-                let dump = heap::Dump::parse(&dump)?;
-                let view = heap::Analyzer::load(&wasm)?.dominators(&dump, *depth as usize, *top as usize)?;
+                let (dump, analyzer) = load(&dump, &wasm, path)?;
+                let view = analyzer.dominators(&dump, *depth as usize, *top as usize)?;
                 Ok(match format {
                     Format::Json => view.to_json(),
                     Format::Table => view.to_table().trim_end_matches('\n').to_string(),
@@ -390,8 +410,8 @@ pub fn run(cmd: &HeapCommand) -> Result<String, String> {
             let wasm = read(wasm_path, "wasm file")?;
             write_snapshot(&dump, &wasm, output, [dump_path, wasm_path])
         }
-        HeapCommand::Retainers { dump, wasm, address, class, paths, format } => {
-            let dump = read(dump, "dump file")?;
+        HeapCommand::Retainers { dump: path, wasm, address, class, paths, format } => {
+            let dump = read(path, "dump file")?;
             let wasm = read(wasm, "wasm file")?;
             let target = match (address, class) {
                 (Some(a), _) => Target::Address(*a),
@@ -399,8 +419,8 @@ pub fn run(cmd: &HeapCommand) -> Result<String, String> {
                 (None, None) => return Err("give --address or --class".into()),
             };
             let go = || -> Result<String, HeapError> {
-                let dump = heap::Dump::parse(&dump)?;
-                let view = heap::Analyzer::load(&wasm)?.retainers(&dump, &target, *paths as usize)?;
+                let (dump, analyzer) = load(&dump, &wasm, path)?;
+                let view = analyzer.retainers(&dump, &target, *paths as usize)?;
                 Ok(match format {
                     Format::Json => view.to_json(),
                     Format::Table => view.to_table().trim_end_matches('\n').to_string(),
