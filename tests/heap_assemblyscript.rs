@@ -279,6 +279,24 @@ fn a_dump_of_another_program_is_warned_about() {
             "{cmd:?}"
         );
     }
+    // A command that then fails prints its error alone.
+    let out = Command::new(env!("CARGO_BIN_EXE_qip-memory"))
+        .args([
+            "heap",
+            "analyze",
+            dump.to_str().unwrap(),
+            "--wasm",
+            wasm.to_str().unwrap(),
+            "--sort",
+            "bogus",
+        ])
+        .output()
+        .expect("run qip-memory");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "Invalid constructor sort field: bogus. Must be retained, shallow, or count.\n"
+    );
 }
 
 #[test]

@@ -271,11 +271,17 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// Writes the snapshot of `dump` to `output` ([`out::stream`]: through a temporary file beside
 /// it, renamed into place only when complete; a device or a link written in place); returns the
 /// line to print. An output that is one of the inputs is refused before anything is written.
-fn write_snapshot(dump: &[u8], wasm: &[u8], output: &Path, inputs: [&Path; 2]) -> Result<String, String> {
+fn write_snapshot(
+    dump: &[u8],
+    wasm: &[u8],
+    output: &Path,
+    inputs: [&Path; 2],
+    warnings: &mut Vec<String>,
+) -> Result<String, String> {
     if let Some(input) = inputs.iter().find(|i| same_file(i, output)) {
         return Err(format!("Refusing to write the snapshot over the input {}", input.display()));
     }
-    let (dump, analyzer) = load(dump, wasm, inputs[0]).map_err(|e| e.to_string())?;
+    let (dump, analyzer) = load(dump, wasm, inputs[0], warnings).map_err(|e| e.to_string())?;
     let mut bytes = 0;
     out::stream(output, |w| {
         let mut out = FmtWriter { w, error: None, bytes: 0 };
@@ -316,11 +322,16 @@ fn top(value: Option<&String>) -> Result<Option<usize>, HeapError> {
     value.map(|v| parse_top(v)).transpose()
 }
 
-/// Prints a warning on stderr when the dump at `path` seems not to be of the module
+/// Adds a warning line to `warnings` when the dump at `path` seems not to be of the module
 /// ([`heap::Analyzer::dump_mismatch`]); the analysis goes on, as WARPO's does.
-fn warn_mismatch(analyzer: &heap::Analyzer<'_>, dump: &heap::Dump<'_>, path: &Path) {
+fn warn_mismatch(
+    analyzer: &heap::Analyzer<'_>,
+    dump: &heap::Dump<'_>,
+    path: &Path,
+    warnings: &mut Vec<String>,
+) {
     if let Some(why) = analyzer.dump_mismatch(dump) {
-        eprintln!("warning: {}: {why}", path.display());
+        warnings.push(format!("warning: {}: {why}", path.display()));
     }
 }
 
@@ -330,26 +341,38 @@ fn load<'d, 'w>(
     dump: &'d [u8],
     wasm: &'w [u8],
     path: &Path,
+    warnings: &mut Vec<String>,
 ) -> Result<(heap::Dump<'d>, heap::Analyzer<'w>), HeapError> {
     let dump = heap::Dump::parse(dump)?;
     let analyzer = heap::Analyzer::load(wasm)?;
-    warn_mismatch(&analyzer, &dump, path);
+    warn_mismatch(&analyzer, &dump, path, warnings);
     Ok((dump, analyzer))
 }
 
 /// `heap::analyze` with [`load`].
-fn analyze(dump: &[u8], wasm: &[u8], path: &Path) -> Result<heap::Snapshot, HeapError> {
-    let (dump, analyzer) = load(dump, wasm, path)?;
+fn analyze(
+    dump: &[u8],
+    wasm: &[u8],
+    path: &Path,
+    warnings: &mut Vec<String>,
+) -> Result<heap::Snapshot, HeapError> {
+    let (dump, analyzer) = load(dump, wasm, path, warnings)?;
     analyzer.analyze(&dump)
 }
 
 /// `heap::diff` with [`load`], in WARPO's order: the baseline is analysed completely before
 /// the current dump is read.
-fn diff(before: &[u8], after: &[u8], wasm: &[u8], paths: [&Path; 2]) -> Result<heap::Comparison, HeapError> {
-    let (before, analyzer) = load(before, wasm, paths[0])?;
+fn diff(
+    before: &[u8],
+    after: &[u8],
+    wasm: &[u8],
+    paths: [&Path; 2],
+    warnings: &mut Vec<String>,
+) -> Result<heap::Comparison, HeapError> {
+    let (before, analyzer) = load(before, wasm, paths[0], warnings)?;
     let before = analyzer.analyze(&before)?;
     let after = heap::Dump::parse(after)?;
-    warn_mismatch(&analyzer, &after, paths[1]);
+    warn_mismatch(&analyzer, &after, paths[1], warnings);
     let after = analyzer.analyze(&after)?;
     Ok(heap::views::compare(&before, &after))
 }
@@ -358,14 +381,17 @@ fn diff(before: &[u8], after: &[u8], wasm: &[u8], paths: [&Path; 2]) -> Result<h
 /// order: `--top` is checked before any file is read; then the analysis
 /// (`qip_memory::heap::analyze` / `diff`, reading the wasm with `Analyzer::load`), then
 /// `--sort`.
-pub fn run(cmd: &HeapCommand) -> Result<String, String> {
-    match cmd {
+/// Besides the text, the warning lines to print once it is written (a command that fails prints
+/// its error alone).
+pub fn run(cmd: &HeapCommand) -> Result<(String, Vec<String>), String> {
+    let mut warnings = Vec::new();
+    let text = match cmd {
         HeapCommand::Analyze { dump: path, wasm, sort, top: n, format } => {
             let n = top(n.as_ref()).map_err(|e| e.to_string())?;
             let dump = read(path, "dump file")?;
             let wasm = read(wasm, "wasm file")?;
-            let go = || -> Result<String, HeapError> {
-                let mut snap = analyze(&dump, &wasm, path)?;
+            let mut go = || -> Result<String, HeapError> {
+                let mut snap = analyze(&dump, &wasm, path, &mut warnings)?;
                 snap.sort_and_truncate(ConstructorSort::parse(sort)?, n);
                 Ok(match format {
                     Format::Json => snapshot_json(&snap),
@@ -379,8 +405,8 @@ pub fn run(cmd: &HeapCommand) -> Result<String, String> {
             let before = read(before_path, "baseline dump file")?;
             let after = read(after_path, "current dump file")?;
             let wasm = read(wasm, "wasm file")?;
-            let go = || -> Result<String, HeapError> {
-                let mut c = diff(&before, &after, &wasm, [before_path, after_path])?;
+            let mut go = || -> Result<String, HeapError> {
+                let mut c = diff(&before, &after, &wasm, [before_path, after_path], &mut warnings)?;
                 c.sort_and_truncate(ComparisonSort::parse(sort)?, n);
                 Ok(match format {
                     Format::Json => comparison_json(&c),
@@ -392,8 +418,8 @@ pub fn run(cmd: &HeapCommand) -> Result<String, String> {
         HeapCommand::Dominators { dump: path, wasm, depth, top, format } => {
             let dump = read(path, "dump file")?;
             let wasm = read(wasm, "wasm file")?;
-            let go = || -> Result<String, HeapError> {
-                let (dump, analyzer) = load(&dump, &wasm, path)?;
+            let mut go = || -> Result<String, HeapError> {
+                let (dump, analyzer) = load(&dump, &wasm, path, &mut warnings)?;
                 let view = analyzer.dominators(&dump, *depth as usize, *top as usize)?;
                 Ok(match format {
                     Format::Json => view.to_json(),
@@ -408,7 +434,7 @@ pub fn run(cmd: &HeapCommand) -> Result<String, String> {
         HeapCommand::Snapshot { dump: dump_path, wasm: wasm_path, output } => {
             let dump = read(dump_path, "dump file")?;
             let wasm = read(wasm_path, "wasm file")?;
-            write_snapshot(&dump, &wasm, output, [dump_path, wasm_path])
+            write_snapshot(&dump, &wasm, output, [dump_path, wasm_path], &mut warnings)
         }
         HeapCommand::Retainers { dump: path, wasm, address, class, paths, format } => {
             let dump = read(path, "dump file")?;
@@ -418,8 +444,8 @@ pub fn run(cmd: &HeapCommand) -> Result<String, String> {
                 (None, Some(c)) => Target::Class(c.clone()),
                 (None, None) => return Err("give --address or --class".into()),
             };
-            let go = || -> Result<String, HeapError> {
-                let (dump, analyzer) = load(&dump, &wasm, path)?;
+            let mut go = || -> Result<String, HeapError> {
+                let (dump, analyzer) = load(&dump, &wasm, path, &mut warnings)?;
                 let view = analyzer.retainers(&dump, &target, *paths as usize)?;
                 Ok(match format {
                     Format::Json => view.to_json(),
@@ -428,5 +454,6 @@ pub fn run(cmd: &HeapCommand) -> Result<String, String> {
             };
             go().map_err(|e| e.to_string())
         }
-    }
+    }?;
+    Ok((text, warnings))
 }

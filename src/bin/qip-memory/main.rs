@@ -277,12 +277,18 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
         Command::Heap(heap::HeapArgs { command: Some(cmd), .. }) => {
-            let written = heap::run(cmd).and_then(|json| {
+            let written = heap::run(cmd).and_then(|(json, warnings)| {
                 out::stdout(format!("{json}\n").as_bytes())
-                    .map_err(|Failure(reason)| format!("qip-memory: {reason}"))
+                    .map_err(|Failure(reason)| format!("qip-memory: {reason}"))?;
+                Ok(warnings)
             });
             return match written {
-                Ok(()) => ExitCode::SUCCESS,
+                Ok(warnings) => {
+                    for w in warnings {
+                        out::stderr(&format!("{w}\n"));
+                    }
+                    ExitCode::SUCCESS
+                }
                 Err(message) => {
                     out::stderr(&format!("{message}\n"));
                     ExitCode::FAILURE
