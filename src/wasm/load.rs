@@ -16,7 +16,7 @@ use super::error::{Invalid, Limit, LoadError};
 use super::ir::Op;
 use super::limits::Limits;
 use super::module::{ConstExpr, DataSegment, ElemSegment, Export, Import, ImportType, Module, SegmentMode};
-use super::translate::translate_function;
+use super::translate::{Scratch, translate_function};
 
 /// The result of a decoder or rule on a reader, with the error placed at the reader's offset.
 trait At<T> {
@@ -440,9 +440,10 @@ fn code(r: &mut Reader<'_>, m: &mut Module, facts: &mut Facts, limits: &Limits) 
             data_count: facts.data_count,
             refs: &facts.refs,
         };
+        let mut scratch = Scratch::default();
         for (i, body) in bodies.iter().enumerate() {
             let index = m.num_imported_funcs + i as u32;
-            compiled.push(translate_function(m, index, body.reader(), cx, limits)?);
+            compiled.push(translate_function(m, index, body.reader(), cx, limits, &mut scratch)?);
         }
     }
     facts.bodies = n;

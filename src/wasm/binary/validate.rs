@@ -119,9 +119,12 @@ pub(crate) struct FuncValidator<'m> {
 }
 
 impl<'m> FuncValidator<'m> {
-    /// A validator for the body of function `func`, whose type the module gave it.
-    pub(crate) fn new(cx: Context<'m>, ty: &'m FuncType) -> Self {
-        let mut v = FuncValidator { cx, locals: ty.params().into(), vals: Vec::new(), ctrls: Vec::new() };
+    /// A validator for the body of function `func`, whose type the module gave it; `vals` is
+    /// a buffer for its operand types (emptied here), handed back by
+    /// [`FuncValidator::into_operands`] for the next function.
+    pub(crate) fn new(cx: Context<'m>, ty: &'m FuncType, mut vals: Vec<Option<ValType>>) -> Self {
+        vals.clear();
+        let mut v = FuncValidator { cx, locals: ty.params().into(), vals, ctrls: Vec::new() };
         v.ctrls.push(Frame {
             kind: FrameKind::Block,
             params: &[],
@@ -130,6 +133,11 @@ impl<'m> FuncValidator<'m> {
             unreachable: false,
         });
         v
+    }
+
+    /// The buffer of operand types, for the next function's validator.
+    pub(crate) fn into_operands(self) -> Vec<Option<ValType>> {
+        self.vals
     }
 
     /// Declares `count` more locals of type `ty` (the caller bounds the total).

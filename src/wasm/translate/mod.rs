@@ -109,19 +109,33 @@ fn is_simd(op: Operator) -> bool {
     op as u16 >= Operator::V128Load as u16
 }
 
+/// Working buffers that the translation of one module reuses from function to function (each
+/// function starts with them empty): the translator's operand and control stacks, its refund
+/// sites and the validator's operand types. Without them every small function paid for
+/// growing each from nothing.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    stack: Vec<Opnd>,
+    ctrls: Vec<Ctrl>,
+    refunds: Vec<usize>,
+    operands: Vec<Option<ValType>>,
+}
+
 /// Validates and translates the body of function `index` (its bytes after the size: locals,
-/// then instructions), with `cx` what the module declares.
+/// then instructions), with `cx` what the module declares and `scratch` the buffers of the
+/// module's translation.
 pub(crate) fn translate_function(
     module: &Module,
     index: u32,
     mut body: Reader<'_>,
     cx: Context<'_>,
     limits: &Limits,
+    scratch: &mut Scratch,
 ) -> Result<CompiledFunc, LoadError> {
     let ty = module.func_type(index).expect("the module checked every function's type index");
     let num_params = ty.params().len() as u32;
     let num_results = ty.results().len() as u32;
-    let mut fv = FuncValidator::new(cx, ty);
+    let mut fv = FuncValidator::new(cx, ty, core::mem::take(&mut scratch.operands));
     let mut num_locals = num_params as u64;
     // Whether the body has a `v128` local or a SIMD operator (the module decides the rest:
     // `load::wide_module`).
@@ -151,15 +165,15 @@ pub(crate) fn translate_function(
             instr_offsets: Vec::with_capacity(expect),
             ..CompiledFunc::default()
         },
-        stack: Vec::new(),
-        ctrls: Vec::new(),
+        stack: core::mem::take(&mut scratch.stack),
+        ctrls: core::mem::take(&mut scratch.ctrls),
         max_height: 0,
         reachable: true,
         fuel_pc: None,
         count: 0,
         instr: 0,
         e: Emitter::with_capacity(expect),
-        refunds: Vec::new(),
+        refunds: core::mem::take(&mut scratch.refunds),
     };
     t.ctrls.push(Ctrl {
         kind: CtrlKind::Func,
@@ -206,6 +220,11 @@ pub(crate) fn translate_function(
     t.f.wide = wide;
     t.f.frame_size = t.f.num_locals + t.max_height;
     t.f.getter = if t.f.instr_offsets.len() == 2 { getter } else { None };
+    (scratch.stack, scratch.ctrls, scratch.refunds) = (t.stack, t.ctrls, t.refunds);
+    scratch.stack.clear();
+    scratch.ctrls.clear();
+    scratch.refunds.clear();
+    scratch.operands = fv.into_operands();
     Ok(t.f)
 }
 
@@ -218,12 +237,14 @@ impl<'m> Translator<'m> {
         {
             *n = self.count;
         }
-        for site in core::mem::take(&mut self.refunds) {
+        for i in 0..self.refunds.len() {
+            let site = self.refunds[i];
             let rest = self.count - self.e.cum(site);
             if let Some(r) = self.e.op_mut(site).refund_mut() {
                 *r = rest;
             }
         }
+        self.refunds.clear();
         self.count = 0;
     }
 
