@@ -64,6 +64,41 @@ fn dump_globals(bytes: &[u8]) -> usize {
     u32::from_le_bytes(bytes[20..24].try_into().unwrap()) as usize
 }
 
+/// The value of the global that the module's `name` section calls `~lib/memory/__heap_base`
+/// (its `i32.const` initializer), read by wasmparser.
+fn module_heap_base(wasm: &[u8]) -> u32 {
+    let (mut index, mut inits) = (None, Vec::new());
+    for payload in wasmparser::Parser::new(0).parse_all(wasm) {
+        match payload.unwrap() {
+            wasmparser::Payload::GlobalSection(globals) => {
+                for g in globals {
+                    let mut ops = g.unwrap().init_expr.get_operators_reader();
+                    inits.push(match ops.read().unwrap() {
+                        wasmparser::Operator::I32Const { value } => Some(value as u32),
+                        _ => None,
+                    });
+                }
+            }
+            wasmparser::Payload::CustomSection(c) => {
+                if let wasmparser::KnownCustom::Name(names) = c.as_known() {
+                    for name in names {
+                        if let wasmparser::Name::Global(map) = name.unwrap() {
+                            for n in map {
+                                let n = n.unwrap();
+                                if n.name == "~lib/memory/__heap_base" {
+                                    index = Some(n.index);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    inits[index.expect("a global named ~lib/memory/__heap_base") as usize].expect("an i32.const initializer")
+}
+
 /// The mutable `i32` globals a module defines, read by wasmparser.
 fn mutable_i32_globals(wasm: &[u8]) -> usize {
     let mut n = 0;
@@ -278,6 +313,37 @@ fn a_dump_of_another_program_is_warned_about() {
             ),
             "{cmd:?}"
         );
+    }
+    // Equal counts, another program: `alloc_free`'s dump with `sessions`' module (both 13
+    // globals) is told apart by the header's `__heap_base` (offset 12).
+    let (dump, wasm) = (fixture("alloc_free.1.dump"), fixture("sessions.wasm"));
+    let (bytes, module) = (std::fs::read(&dump).unwrap(), std::fs::read(&wasm).unwrap());
+    assert_eq!(dump_globals(&bytes), mutable_i32_globals(&module));
+    let (theirs, ours) = (u32::from_le_bytes(bytes[12..16].try_into().unwrap()), module_heap_base(&module));
+    assert_ne!(theirs, ours);
+    let (_, _, stderr) =
+        cli_warning(&["heap", "analyze", dump.to_str().unwrap(), "--wasm", wasm.to_str().unwrap()]);
+    assert_eq!(
+        stderr,
+        format!(
+            "warning: {}: the dump's __heap_base is {theirs}, the module's is {ours}: is it a dump of another \
+             program or build?\n",
+            dump.display()
+        )
+    );
+    // Every fixture dump with its own module: no warning (with and without DWARF).
+    for (d, p) in [
+        ("alloc_free.1.dump", "alloc_free"),
+        ("dwarf_fixture.1.dump", "dwarf_fixture"),
+        ("leak.2.dump", "leak"),
+    ] {
+        assert_eq!(
+            std::fs::read(fixture(d)).unwrap()[12..16],
+            module_heap_base(&std::fs::read(fixture(&format!("{p}.wasm"))).unwrap()).to_le_bytes()
+        );
+        for w in [format!("{p}.wasm"), format!("{p}.no-dwarf.wasm")] {
+            analyze(d, &w, &[]);
+        }
     }
     // A command that then fails prints its error alone.
     let out = Command::new(env!("CARGO_BIN_EXE_qip-memory"))

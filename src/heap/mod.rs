@@ -123,15 +123,23 @@ impl<'w> Analyzer<'w> {
 
     /// Why `dump` seems not to be a dump of this analyzer's module, in one line, or `None`:
     /// it holds global values, but another number of them than the module has mutable `i32`
-    /// globals (a dump of another program or another build, whose values would then root
-    /// the wrong objects). A dump without global values is the format's own choice
-    /// (docs/heap.md, "Dump format") and passes. The analysis runs either way, as WARPO's
+    /// globals, or its header's `__heap_base` is not the module's (a dump of another program
+    /// or another build, whose globals would root the wrong objects). A dump without global
+    /// values is the format's own choice (docs/heap.md, "Dump format") and passes, as does a
+    /// module without a global named `__heap_base`. The analysis runs either way, as WARPO's
     /// does; the CLI prints this as a warning.
     pub fn dump_mismatch(&self, dump: &Dump<'_>) -> Option<alloc::string::String> {
         let (held, defined) = (dump.globals.len(), self.module.mutable_i32_globals());
-        (held != 0 && held != defined).then(|| {
-            alloc::format!(
+        if held != 0 && held != defined {
+            return Some(alloc::format!(
                 "the dump holds {held} global values, the module has {defined} mutable i32 globals: is it a dump of another program or build?"
+            ));
+        }
+        let base = self.module.heap_base()?;
+        (base != dump.heap_base).then(|| {
+            alloc::format!(
+                "the dump's __heap_base is {}, the module's is {base}: is it a dump of another program or build?",
+                dump.heap_base
             )
         })
     }

@@ -32,6 +32,33 @@ pub struct ModuleInfo<'a> {
     pub debug_str: Option<&'a [u8]>,
     /// The defined globals; index `i` is wasm global index `i` of the global section.
     pub globals: Vec<GlobalInfo>,
+    /// The contents of the first `name` custom section, if present.
+    pub names: Option<&'a [u8]>,
+    /// How many globals the module imports (they come before the defined ones in the global
+    /// index space); `None` when the import section does not decode (WARPO reads on, and so
+    /// do we: only [`ModuleInfo::heap_base`] needs it).
+    pub imported_globals: Option<u32>,
+}
+
+/// How many of the entries of an import section (its contents) are globals; `None` if it
+/// does not decode.
+fn count_imported_globals(mut r: Reader<'_>) -> Option<u32> {
+    let mut globals = 0;
+    for _ in 0..r.len().ok()? {
+        r.name().ok()?;
+        r.name().ok()?;
+        match r.u8().ok()? {
+            0x00 => drop(r.u32().ok()?),
+            0x01 => drop(r.table_type().ok()?),
+            0x02 => drop(r.memory_type().ok()?),
+            0x03 => {
+                r.global_type().ok()?;
+                globals += 1;
+            }
+            _ => return None,
+        }
+    }
+    Some(globals)
 }
 
 /// The literal of the last `i32/i64/f32/f64.const` of a constant expression (bit pattern,
@@ -77,7 +104,7 @@ impl<'a> ModuleInfo<'a> {
     /// [`HeapError::WasmParse`] for any of those that does not decode (`Failed to parse wasm
     /// binary`).
     pub fn read(wasm: &'a [u8]) -> Result<ModuleInfo<'a>, HeapError> {
-        let mut info = ModuleInfo::default();
+        let mut info = ModuleInfo { imported_globals: Some(0), ..ModuleInfo::default() };
         let mut sections = Sections::new(wasm).map_err(|_| HeapError::WasmParse)?;
         while let Some(s) = sections.next_section().map_err(|_| HeapError::WasmParse)? {
             match s.id {
@@ -87,12 +114,14 @@ impl<'a> ModuleInfo<'a> {
                         "debug_abbrev" => &mut info.debug_abbrev,
                         "debug_info" => &mut info.debug_info,
                         "debug_str" => &mut info.debug_str,
+                        "name" => &mut info.names,
                         _ => continue,
                     };
                     if slot.is_none() {
                         *slot = Some(s.data());
                     }
                 }
+                id::IMPORT => info.imported_globals = count_imported_globals(s.contents.clone()),
                 id::GLOBAL => {
                     let mut r = s.contents.clone();
                     let n = r.len().map_err(|_| HeapError::WasmParse)?;
@@ -116,6 +145,18 @@ impl<'a> ModuleInfo<'a> {
     /// dump of it holds (docs/heap.md, "Dump format").
     pub fn mutable_i32_globals(&self) -> usize {
         self.globals.iter().filter(|g| g.is_i32 && g.mutable).count()
+    }
+
+    /// The value of the immutable `i32` global that the `name` section calls `__heap_base`
+    /// (AssemblyScript: `~lib/memory/__heap_base`; LLVM: `__heap_base`), the start of the heap
+    /// area that a dump of this module records in its header; `None` when there is no such
+    /// global or its index cannot be placed.
+    pub fn heap_base(&self) -> Option<u32> {
+        let names = crate::wasm::binary::names::Names::parse(self.names?);
+        let (index, _) =
+            names.globals.iter().find(|(_, n)| *n == "__heap_base" || n.ends_with("/__heap_base"))?;
+        let g = self.globals.get(index.checked_sub(self.imported_globals?)? as usize)?;
+        (g.is_i32 && !g.mutable).then_some(g.init)
     }
 
     /// The value of every i32 global at dump time: a mutable i32 global takes the next
@@ -143,6 +184,28 @@ impl<'a> ModuleInfo<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn heap_base_by_name_past_the_imported_globals() {
+        // Global index 2 in the name section is the second defined global: the import comes
+        // first in the index space.
+        let wasm = wat::parse_str(
+            r#"(module
+              (import "env" "g" (global $imported i32))
+              (global $__data_end i32 (i32.const 60))
+              (global $__heap_base i32 (i32.const 100))
+              (global $sp (mut i32) (i32.const 90)))"#,
+        )
+        .unwrap();
+        let info = ModuleInfo::read(&wasm).unwrap();
+        assert_eq!((info.imported_globals, info.heap_base()), (Some(1), Some(100)));
+        assert_eq!(info.mutable_i32_globals(), 1);
+        // Mutable, or not named: no heap base.
+        let wasm = wat::parse_str("(module (global $__heap_base (mut i32) (i32.const 100)))").unwrap();
+        assert_eq!(ModuleInfo::read(&wasm).unwrap().heap_base(), None);
+        let wasm = wat::parse_str("(module (global i32 (i32.const 100)))").unwrap();
+        assert_eq!(ModuleInfo::read(&wasm).unwrap().heap_base(), None);
+    }
 
     #[test]
     fn init_literals_of_constant_expressions() {
