@@ -29,6 +29,10 @@
 //!   the page-writes component runs), and with wasmi's fuel metering on (`consume_fuel`, the
 //!   fairer peer of a counting interpreter).
 //!
+//! wasmi runs with its default dispatch, handlers that tail-call each other on x86-64;
+//! `--features bench-wasmi-loop` switches it to its portable loop (`portable-dispatch`), the
+//! same shape as ours (docs/speed.md, "wasmi's dispatch").
+//!
 //! Both engines must return the same value (asserted). `speed ratio` is ours/wasmi speed, i.e.
 //! wasmi's time divided by ours: above 1 means ours is faster.
 
@@ -336,6 +340,13 @@ fn main() {
     }
 
     println!("interp benchmark: ours (qip_memory::wasm) vs wasmi 2.0.0");
+    // wasmi's `auto-dispatch` (its default) picks sibling-call dispatch in optimised x86-64
+    // builds such as this one; `--features bench-wasmi-loop` turns on its `portable-dispatch`.
+    if cfg!(feature = "bench-wasmi-loop") {
+        println!("wasmi dispatch: portable loop (feature bench-wasmi-loop)");
+    } else {
+        println!("wasmi dispatch: its default (handlers tail-call each other in optimised native builds)");
+    }
     println!(
         "machine: {} logical cores available, CPU {}",
         std::thread::available_parallelism().map_or(0, |n| n.get()),
