@@ -29,7 +29,8 @@
 //!   the page-writes component runs), and with wasmi's fuel metering on (`consume_fuel`, the
 //!   fairer peer of a counting interpreter).
 //!
-//! wasmi runs with its default dispatch, handlers that tail-call each other on x86-64;
+//! wasmi runs with its default dispatch, handlers that tail-call each other in optimised native
+//! builds;
 //! `--features bench-wasmi-loop` switches it to its portable loop (`portable-dispatch`), the
 //! same shape as ours (docs/speed.md, "wasmi's dispatch").
 //!
@@ -340,13 +341,12 @@ fn main() {
     }
 
     println!("interp benchmark: ours (qip_memory::wasm) vs wasmi 2.0.0");
-    // wasmi's `auto-dispatch` (its default) picks sibling-call dispatch in optimised x86-64
-    // builds such as this one; `--features bench-wasmi-loop` turns on its `portable-dispatch`.
-    if cfg!(feature = "bench-wasmi-loop") {
-        println!("wasmi dispatch: portable loop (feature bench-wasmi-loop)");
+    let dispatch = if cfg!(feature = "bench-wasmi-loop") {
+        "portable loop (feature bench-wasmi-loop)"
     } else {
-        println!("wasmi dispatch: its default (handlers tail-call each other in optimised native builds)");
-    }
+        "its default (handlers tail-call each other in optimised native builds)"
+    };
+    println!("wasmi dispatch: {dispatch}");
     println!(
         "machine: {} logical cores available, CPU {}",
         std::thread::available_parallelism().map_or(0, |n| n.get()),
