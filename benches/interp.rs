@@ -34,9 +34,17 @@
 //! `--features bench-wasmi-loop` switches it to its portable loop (`portable-dispatch`), the
 //! same shape as ours (docs/speed.md, "wasmi's dispatch").
 //!
+//! Then, when `valgrind` is installed, the host instructions (exact counts from cachegrind) of
+//! one call of each workload in ours, wasmi and wasmi with fuel, both engines translating
+//! eagerly, with load and instantiation subtracted: the bench runs itself under cachegrind
+//! with `--once ENGINE WORKLOAD EXECUTE`, with and without the call. `BENCH_CACHEGRIND=0`
+//! skips it (about half a minute).
+//!
 //! Both engines must return the same value (asserted). `speed ratio` is ours/wasmi speed, i.e.
 //! wasmi's time divided by ours: above 1 means ours is faster.
 
+#[path = "common/cachegrind.rs"]
+mod cachegrind;
 #[path = "common/markdown.rs"]
 mod markdown;
 use markdown::markdown;
@@ -47,7 +55,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use qip_memory::profile::pages::PageRecorder;
-use qip_memory::wasm::{Limits, Module, NoObserver, Observer, Store, Value};
+use qip_memory::wasm::{Func, Instance, Limits, Module, NoObserver, Observer, Store, Value};
 
 struct Workload {
     name: &'static str,
@@ -134,8 +142,9 @@ fn limits() -> Limits {
     Limits::default().with_max_module_bytes(64 << 20)
 }
 
-/// One call of ours on a fresh instance: (time, outcome, instructions), observed by `obs`.
-fn call_ours<O: Observer>(module: &Arc<Module>, call: &Call, obs: &mut O) -> (Duration, Outcome, u64) {
+/// A fresh instance of ours ready for `call`: the store, the function and its arguments (for
+/// a render, the input is already written at `input_ptr`).
+fn prepare_ours(module: &Arc<Module>, call: &Call) -> (Store, Instance, Func, Vec<Value>) {
     let mut store = Store::new(limits());
     let inst = store.instantiate(module.clone(), &[]).expect("ours instantiates the workload");
     let getter = |store: &mut Store, name: &str| {
@@ -157,6 +166,12 @@ fn call_ours<O: Observer>(module: &Arc<Module>, call: &Call, obs: &mut O) -> (Du
         }
     };
     store.reset_counters();
+    (store, inst, f, args)
+}
+
+/// One call of ours on a fresh instance: (time, outcome, instructions), observed by `obs`.
+fn call_ours<O: Observer>(module: &Arc<Module>, call: &Call, obs: &mut O) -> (Duration, Outcome, u64) {
+    let (mut store, inst, f, args) = prepare_ours(module, call);
     let t = Instant::now();
     let r = store.call_observed(f, &args, obs);
     let elapsed = t.elapsed();
@@ -201,6 +216,55 @@ fn bench_ours(w: &Workload, reps: usize) -> (Vec<Duration>, Vec<Duration>, Vec<D
     (loads, runs, observed, result.expect("at least one run"), instructions)
 }
 
+/// A fresh wasmi instance ready for `call` (for a render, the input already written at
+/// `input_ptr`); with `fuel`, the store holds all the fuel it can.
+fn prepare_wasmi(
+    engine: &wasmi::Engine,
+    module: &wasmi::Module,
+    fuel: bool,
+    call: &Call,
+) -> (wasmi::Store<()>, wasmi::Instance) {
+    let mut store = wasmi::Store::new(engine, ());
+    if fuel {
+        store.set_fuel(u64::MAX).expect("fuel metering is on");
+    }
+    let inst = wasmi::Instance::new(&mut store, module, &[]).expect("wasmi instantiates the workload");
+    if let Call::Render(input) = call {
+        let f = inst.get_typed_func::<(), i32>(&store, "input_ptr").expect("a getter");
+        let at = f.call(&mut store, ()).expect("a getter returns") as u32 as usize;
+        let memory = inst.get_memory(&store, "memory").expect("exports memory");
+        memory.data_mut(&mut store)[at..at + input.len()].copy_from_slice(input);
+    }
+    (store, inst)
+}
+
+/// One call of wasmi on a fresh instance: (time, outcome).
+fn call_wasmi(
+    engine: &wasmi::Engine,
+    module: &wasmi::Module,
+    fuel: bool,
+    call: &Call,
+) -> (Duration, Outcome) {
+    let (mut store, inst) = prepare_wasmi(engine, module, fuel, call);
+    match call {
+        Call::Run(arg) => {
+            let run =
+                inst.get_typed_func::<i32, i32>(&store, "run").expect("the workload exports run(i32) -> i32");
+            let t = Instant::now();
+            let r = run.call(&mut store, *arg).expect("wasmi runs the workload");
+            (t.elapsed(), Outcome::Run(r))
+        }
+        Call::Render(input) => {
+            let render = inst.get_typed_func::<i32, i64>(&store, "render").expect("exports render");
+            let t = Instant::now();
+            let r = render.call(&mut store, input.len() as i32).expect("wasmi renders");
+            let elapsed = t.elapsed();
+            let memory = inst.get_memory(&store, "memory").expect("exports memory");
+            (elapsed, Outcome::Render(r, output_of(memory.data(&store), r)))
+        }
+    }
+}
+
 /// wasmi: (lazy load times, eager load times, run times, run times with fuel metering,
 /// outcome).
 fn bench_wasmi(
@@ -229,36 +293,8 @@ fn bench_wasmi(
     }
     let module = module.expect("at least one load");
     let fuel_module = wasmi::Module::new(&fuel_engine, &w.bytes).expect("wasmi loads the workload");
-    let call = |engine: &wasmi::Engine, module: &wasmi::Module, fuel: bool| -> (Duration, Outcome) {
-        let mut store = wasmi::Store::new(engine, ());
-        if fuel {
-            store.set_fuel(u64::MAX).expect("fuel metering is on");
-        }
-        let inst = wasmi::Instance::new(&mut store, module, &[]).expect("wasmi instantiates the workload");
-        match &w.call {
-            Call::Run(arg) => {
-                let run = inst
-                    .get_typed_func::<i32, i32>(&store, "run")
-                    .expect("the workload exports run(i32) -> i32");
-                let t = Instant::now();
-                let r = run.call(&mut store, *arg).expect("wasmi runs the workload");
-                (t.elapsed(), Outcome::Run(r))
-            }
-            Call::Render(input) => {
-                let getter = |store: &mut wasmi::Store<()>, name: &str| {
-                    let f = inst.get_typed_func::<(), i32>(&*store, name).expect("a getter");
-                    f.call(store, ()).expect("a getter returns") as u32
-                };
-                let at = getter(&mut store, "input_ptr") as usize;
-                let memory = inst.get_memory(&store, "memory").expect("exports memory");
-                memory.data_mut(&mut store)[at..at + input.len()].copy_from_slice(input);
-                let render = inst.get_typed_func::<i32, i64>(&store, "render").expect("exports render");
-                let t = Instant::now();
-                let r = render.call(&mut store, input.len() as i32).expect("wasmi renders");
-                let elapsed = t.elapsed();
-                (elapsed, Outcome::Render(r, output_of(memory.data(&store), r)))
-            }
-        }
+    let call = |engine: &wasmi::Engine, module: &wasmi::Module, fuel: bool| {
+        call_wasmi(engine, module, fuel, &w.call)
     };
     // Warm-up: lazy translation happens here.
     let (_, first) = call(&engine, &module, false);
@@ -302,20 +338,13 @@ fn cpu_model() -> String {
         .unwrap_or_else(|| "unknown".into())
 }
 
-fn main() {
-    // `cargo bench` passes `--bench`; `cargo test --all-targets` runs this file too, without
-    // it: then one small run of each workload checks that both engines agree, untimed.
-    let smoke = !std::env::args().any(|a| a == "--bench");
-    let reps: usize = if smoke {
-        1
-    } else {
-        std::env::var("BENCH_REPS").ok().and_then(|v| v.parse().ok()).unwrap_or(5).max(1)
-    };
+/// The three workloads; `smoke` makes the render small.
+fn workloads(smoke: bool) -> Vec<Workload> {
     let checksum =
         wat::parse_file(manifest_dir().join("benches/workloads/checksum.wat")).expect("parse checksum.wat");
     let markdown_target = std::fs::read(manifest_dir().join("tests/targets/markdown-to-html.wasm"))
         .expect("tests/targets/markdown-to-html.wasm (make targets)");
-    let workloads = [
+    vec![
         Workload { name: "checksum.wat", bytes: checksum, call: Call::Run(32) },
         Workload { name: "rust-program", bytes: build_rust_program(), call: Call::Run(48) },
         Workload {
@@ -323,7 +352,116 @@ fn main() {
             bytes: markdown_target,
             call: Call::Render(markdown(if smoke { 3 } else { 900 }).into_bytes()),
         },
-    ];
+    ]
+}
+
+/// The engines the host-instruction count compares; wasmi translates eagerly there, so that
+/// translation is part of the load that the count subtracts.
+const COUNTED_ENGINES: [&str; 3] = ["ours", "wasmi", "wasmi-fuel"];
+
+/// The call the host-instruction count makes: `run(8)` instead of the timed argument (a
+/// tenth of the work under valgrind's 20–50× slowdown), the same render.
+fn counted_call(w: &Workload) -> Call {
+    match &w.call {
+        Call::Run(_) => Call::Run(8),
+        render => render.clone(),
+    }
+}
+
+/// `--once ENGINE WORKLOAD EXECUTE`: loads workload number `WORKLOAD` in `ENGINE` (one of
+/// [`COUNTED_ENGINES`]), instantiates it, prepares [`counted_call`] and, when `EXECUTE` is
+/// 1, makes that call. Run under cachegrind by [`host_instructions`], which subtracts the
+/// count with `EXECUTE` 0 from the count with 1.
+fn once(workloads: &[Workload], args: &[String]) {
+    let [engine, index, execute] = args else {
+        panic!("usage: --once ENGINE WORKLOAD EXECUTE, got {args:?}");
+    };
+    let w = &workloads[index.parse::<usize>().expect("a workload number")];
+    let execute = execute == "1";
+    let call = counted_call(w);
+    match engine.as_str() {
+        "ours" => {
+            let module = Arc::new(Module::new(&w.bytes, &limits()).expect("ours loads the workload"));
+            let (mut store, _, f, args) = prepare_ours(&module, &call);
+            if execute {
+                store.call(f, &args).expect("ours runs the workload");
+            }
+        }
+        "wasmi" | "wasmi-fuel" => {
+            let fuel = engine == "wasmi-fuel";
+            let mut config = wasmi::Config::default();
+            config.compilation_mode(wasmi::CompilationMode::Eager);
+            config.consume_fuel(fuel);
+            let engine = wasmi::Engine::new(&config);
+            let module = wasmi::Module::new(&engine, &w.bytes).expect("wasmi loads the workload");
+            if execute {
+                call_wasmi(&engine, &module, fuel, &call);
+            } else {
+                prepare_wasmi(&engine, &module, fuel, &call);
+            }
+        }
+        other => panic!("unknown engine {other}"),
+    }
+}
+
+/// Prints the host instructions one call of each workload executes in each engine, from
+/// cachegrind (exact, unlike times on a shared machine): this binary runs itself with
+/// `--once`, with and without the call, and the difference is the call's.
+fn host_instructions(workloads: &[Workload]) {
+    let Some(version) = cachegrind::version() else {
+        println!("\nhost instructions: skipped (valgrind not found; apt-get install valgrind)");
+        return;
+    };
+    let exe = std::env::current_exe().expect("the bench's own path");
+    let out = std::env::temp_dir().join(format!("qip-interp-bench-{}.cachegrind", std::process::id()));
+    println!();
+    println!(
+        "host instructions of one call, load and instantiation subtracted ({version}, cachegrind; exact):"
+    );
+    println!(
+        "  {:<34} {:>14} {:>14} {:>14} {:>11} {:>16}",
+        "workload", "ours", "wasmi", "wasmi, fuel", "wasmi/ours", "wasmi fuel/ours"
+    );
+    for (i, w) in workloads.iter().enumerate() {
+        let mut counts = Vec::new();
+        for engine in COUNTED_ENGINES {
+            let run = |execute: &str| {
+                let args = ["--bench", "--once", engine, &i.to_string(), execute].map(String::from);
+                cachegrind::instructions(&exe, &args, &out).unwrap_or_else(|e| panic!("{e}"))
+            };
+            counts.push(run("1").saturating_sub(run("0")));
+        }
+        let m = |n: u64| format!("{:.1} M", n as f64 / 1e6);
+        println!(
+            "  {:<34} {:>14} {:>14} {:>14} {:>11.2} {:>16.2}",
+            match counted_call(w) {
+                Call::Run(arg) => format!("{} run({arg})", w.name),
+                Call::Render(_) => format!("{} render", w.name),
+            },
+            m(counts[0]),
+            m(counts[1]),
+            m(counts[2]),
+            counts[1] as f64 / counts[0] as f64,
+            counts[2] as f64 / counts[0] as f64
+        );
+    }
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; `cargo test --all-targets` runs this file too, without
+    // it: then one small run of each workload checks that both engines agree, untimed.
+    let args: Vec<String> = std::env::args().collect();
+    let smoke = !args.iter().any(|a| a == "--bench");
+    let reps: usize = if smoke {
+        1
+    } else {
+        std::env::var("BENCH_REPS").ok().and_then(|v| v.parse().ok()).unwrap_or(5).max(1)
+    };
+    let workloads = workloads(smoke);
+    if let Some(i) = args.iter().position(|a| a == "--once") {
+        once(&workloads, &args[i + 1..]);
+        return;
+    }
     if smoke {
         for w in &workloads {
             let call = match &w.call {
@@ -335,6 +473,10 @@ fn main() {
             let (_, _, _, _, wasmi) = bench_wasmi(&w, 1);
             assert_eq!(ours, wasmi, "{}: the engines disagree on the result", w.name);
             println!("{} {}: both engines agree ({instructions} instructions)", w.name, w.call.label());
+        }
+        // The mode the host-instruction count runs under cachegrind, here without it.
+        for engine in COUNTED_ENGINES {
+            once(&workloads, &[engine, "2", "1"].map(String::from));
         }
         println!("smoke run only (timing needs `cargo bench --bench interp`)");
         return;
@@ -404,5 +546,10 @@ fn main() {
             w_fuel.as_secs_f64() / o_run.as_secs_f64(),
             w_fuel.as_secs_f64() / o_observed.as_secs_f64()
         );
+    }
+    if std::env::var("BENCH_CACHEGRIND").as_deref() == Ok("0") {
+        println!("\nhost instructions: skipped (BENCH_CACHEGRIND=0)");
+    } else {
+        host_instructions(&workloads);
     }
 }
