@@ -224,7 +224,10 @@ macro_rules! for_each_hot_op {
                 I32GtU I32GtUImm, I32LeS I32LeSImm, I32LeU I32LeUImm, I32GeS I32GeSImm, I32GeU I32GeUImm,
                 I64Add I64AddImm, I64Sub I64SubImm, I64Mul I64MulImm, I64And I64AndImm, I64Or I64OrImm,
                 I64Xor I64XorImm, I64Shl I64ShlImm, I64ShrU I64ShrUImm, I64Eq I64EqImm, I64Ne I64NeImm,
-                I64LtU I64LtUImm
+                I64LtU I64LtUImm,
+                // The arithmetic of floating-point loops, such as a Mandelbrot set's inner loop
+                // (docs/speed.md, "Floating-point hot ops").
+                F64Add F64AddImm, F64Sub F64SubImm, F64Mul F64MulImm, F64Le F64LeImm
             }
             cmp {
                 I32Eq BrIfI32Eq BrIfI32EqImm BrIfLoopI32Eq BrIfLoopI32EqImm,

@@ -1,0 +1,22 @@
+;; One step of a Mandelbrot iteration: `f64.add`, `f64.sub`, `f64.mul` and `f64.le` have ops of
+;; their own (`F64Add` ...); `f64.div` and `f64.min`, less frequent, stay generic (`Binop`).
+(module
+  (func (param $x f64) (param $y f64) (param $cx f64) (result i32)
+    (local $t f64)
+    local.get $x
+    local.get $x
+    f64.mul
+    local.get $y
+    local.get $y
+    f64.mul
+    f64.sub
+    local.get $cx
+    f64.add
+    local.set $t
+    local.get $t
+    local.get $t
+    f64.div
+    local.get $y
+    f64.min
+    f64.const 4
+    f64.le))
