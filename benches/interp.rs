@@ -34,7 +34,7 @@
 //! `--features bench-wasmi-loop` switches it to its portable loop (`portable-dispatch`), the
 //! same shape as ours (docs/speed.md, "wasmi's dispatch").
 //!
-//! Then, when `valgrind` is installed, the host instructions (exact counts from cachegrind) of
+//! Then, when `valgrind` is installed, the host instructions (counts from cachegrind, repeatable to a few thousand) of
 //! one call of each workload in ours, wasmi and wasmi with fuel, both engines translating
 //! eagerly, with load and instantiation subtracted: the bench runs itself under cachegrind
 //! with `--once ENGINE WORKLOAD EXECUTE`, with and without the call. `BENCH_CACHEGRIND=0`
@@ -338,6 +338,9 @@ fn cpu_model() -> String {
         .unwrap_or_else(|| "unknown".into())
 }
 
+/// How many workloads [`workloads`] returns.
+const WORKLOADS: usize = 3;
+
 /// The three workloads; `smoke` makes the render small.
 fn workloads(smoke: bool) -> Vec<Workload> {
     let checksum =
@@ -359,8 +362,8 @@ fn workloads(smoke: bool) -> Vec<Workload> {
 /// translation is part of the load that the count subtracts.
 const COUNTED_ENGINES: [&str; 3] = ["ours", "wasmi", "wasmi-fuel"];
 
-/// The call the host-instruction count makes: `run(8)` instead of the timed argument (a
-/// tenth of the work under valgrind's 20–50× slowdown), the same render.
+/// The call the host-instruction count makes: `run(8)` instead of the timed argument (about
+/// a quarter of the work, under valgrind's 20–50× slowdown), the same render.
 fn counted_call(w: &Workload) -> Call {
     match &w.call {
         Call::Run(_) => Call::Run(8),
@@ -368,44 +371,70 @@ fn counted_call(w: &Workload) -> Call {
     }
 }
 
-/// `--once ENGINE WORKLOAD EXECUTE`: loads workload number `WORKLOAD` in `ENGINE` (one of
-/// [`COUNTED_ENGINES`]), instantiates it, prepares [`counted_call`] and, when `EXECUTE` is
-/// 1, makes that call. Run under cachegrind by [`host_instructions`], which subtracts the
-/// count with `EXECUTE` 0 from the count with 1.
-fn once(workloads: &[Workload], args: &[String]) {
-    let [engine, index, execute] = args else {
-        panic!("usage: --once ENGINE WORKLOAD EXECUTE, got {args:?}");
-    };
-    let w = &workloads[index.parse::<usize>().expect("a workload number")];
-    let execute = execute == "1";
-    let call = counted_call(w);
-    match engine.as_str() {
-        "ours" => {
-            let module = Arc::new(Module::new(&w.bytes, &limits()).expect("ours loads the workload"));
-            let (mut store, _, f, args) = prepare_ours(&module, &call);
-            if execute {
-                store.call(f, &args).expect("ours runs the workload");
-            }
-        }
-        "wasmi" | "wasmi-fuel" => {
-            let fuel = engine == "wasmi-fuel";
-            let mut config = wasmi::Config::default();
-            config.compilation_mode(wasmi::CompilationMode::Eager);
-            config.consume_fuel(fuel);
-            let engine = wasmi::Engine::new(&config);
-            let module = wasmi::Module::new(&engine, &w.bytes).expect("wasmi loads the workload");
-            if execute {
-                call_wasmi(&engine, &module, fuel, &call);
-            } else {
-                prepare_wasmi(&engine, &module, fuel, &call);
-            }
-        }
-        other => panic!("unknown engine {other}"),
+/// The arguments of `--once`: an engine of [`COUNTED_ENGINES`], a workload number and
+/// whether to make the call.
+struct Once {
+    engine: &'static str,
+    workload: usize,
+    execute: bool,
+}
+
+impl Once {
+    /// Parses `ENGINE WORKLOAD EXECUTE` (EXECUTE is 0 or 1); the error says which argument
+    /// is wrong.
+    fn parse(args: &[String]) -> Result<Once, String> {
+        let [engine, workload, execute] = args else {
+            return Err(format!("usage: --once ENGINE WORKLOAD EXECUTE, got {args:?}"));
+        };
+        let engine = COUNTED_ENGINES
+            .into_iter()
+            .find(|e| e == engine)
+            .ok_or_else(|| format!("--once: unknown engine {engine:?} (one of {COUNTED_ENGINES:?})"))?;
+        let workload = workload
+            .parse::<usize>()
+            .ok()
+            .filter(|&i| i < WORKLOADS)
+            .ok_or_else(|| format!("--once: workload {workload:?} is not a number below {WORKLOADS}"))?;
+        let execute = match execute.as_str() {
+            "0" => false,
+            "1" => true,
+            other => return Err(format!("--once: EXECUTE is 0 or 1, got {other:?}")),
+        };
+        Ok(Once { engine, workload, execute })
     }
 }
 
+/// `--once ENGINE WORKLOAD EXECUTE`: loads the workload in the engine, instantiates it,
+/// prepares [`counted_call`] and, when EXECUTE is 1, makes that call and returns its outcome
+/// (the same work after the call in both engines: the result, and for a render the output
+/// bytes copied out). Run under cachegrind by [`host_instructions`], which subtracts the count
+/// with EXECUTE 0 from the count with 1.
+fn once(workloads: &[Workload], o: &Once) -> Option<Outcome> {
+    let w = &workloads[o.workload];
+    let call = counted_call(w);
+    if o.engine == "ours" {
+        let module = Arc::new(Module::new(&w.bytes, &limits()).expect("ours loads the workload"));
+        if o.execute {
+            return Some(call_ours(&module, &call, &mut NoObserver).1);
+        }
+        prepare_ours(&module, &call);
+        return None;
+    }
+    let fuel = o.engine == "wasmi-fuel";
+    let mut config = wasmi::Config::default();
+    config.compilation_mode(wasmi::CompilationMode::Eager);
+    config.consume_fuel(fuel);
+    let engine = wasmi::Engine::new(&config);
+    let module = wasmi::Module::new(&engine, &w.bytes).expect("wasmi loads the workload");
+    if o.execute {
+        return Some(call_wasmi(&engine, &module, fuel, &call).1);
+    }
+    prepare_wasmi(&engine, &module, fuel, &call);
+    None
+}
+
 /// Prints the host instructions one call of each workload executes in each engine, from
-/// cachegrind (exact, unlike times on a shared machine): this binary runs itself with
+/// cachegrind (repeatable to a few thousand instructions, unlike times on a shared machine): this binary runs itself with
 /// `--once`, with and without the call, and the difference is the call's.
 fn host_instructions(workloads: &[Workload]) {
     let Some(version) = cachegrind::version() else {
@@ -413,10 +442,12 @@ fn host_instructions(workloads: &[Workload]) {
         return;
     };
     let exe = std::env::current_exe().expect("the bench's own path");
-    let out = std::env::temp_dir().join(format!("qip-interp-bench-{}.cachegrind", std::process::id()));
+    // Cargo's scratch directory for benches (under target/), not the shared /tmp.
+    let out =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("interp-{}.cachegrind", std::process::id()));
     println!();
     println!(
-        "host instructions of one call, load and instantiation subtracted ({version}, cachegrind; exact):"
+        "host instructions of one call, load and instantiation subtracted ({version}, cachegrind; repeatable to a few thousand instructions):"
     );
     println!(
         "  {:<34} {:>14} {:>14} {:>14} {:>11} {:>16}",
@@ -429,7 +460,11 @@ fn host_instructions(workloads: &[Workload]) {
                 let args = ["--bench", "--once", engine, &i.to_string(), execute].map(String::from);
                 cachegrind::instructions(&exe, &args, &out).unwrap_or_else(|e| panic!("{e}"))
             };
-            counts.push(run("1").saturating_sub(run("0")));
+            let (with, without) = (run("1"), run("0"));
+            let count = with.checked_sub(without).unwrap_or_else(|| {
+                panic!("{} in {engine}: {with} host instructions with the call, {without} without", w.name)
+            });
+            counts.push(count);
         }
         let m = |n: u64| format!("{:.1} M", n as f64 / 1e6);
         println!(
@@ -457,9 +492,14 @@ fn main() {
     } else {
         std::env::var("BENCH_REPS").ok().and_then(|v| v.parse().ok()).unwrap_or(5).max(1)
     };
+    let once_args = args.iter().position(|a| a == "--once").map(|i| Once::parse(&args[i + 1..]));
+    if let Some(Err(e)) = &once_args {
+        eprintln!("{e}");
+        std::process::exit(2);
+    }
     let workloads = workloads(smoke);
-    if let Some(i) = args.iter().position(|a| a == "--once") {
-        once(&workloads, &args[i + 1..]);
+    if let Some(Ok(o)) = &once_args {
+        once(&workloads, o);
         return;
     }
     if smoke {
@@ -474,9 +514,19 @@ fn main() {
             assert_eq!(ours, wasmi, "{}: the engines disagree on the result", w.name);
             println!("{} {}: both engines agree ({instructions} instructions)", w.name, w.call.label());
         }
-        // The mode the host-instruction count runs under cachegrind, here without it.
-        for engine in COUNTED_ENGINES {
-            once(&workloads, &[engine, "2", "1"].map(String::from));
+        // The mode the host-instruction count runs under cachegrind, here without it: every
+        // engine makes each counted call, and they agree.
+        for workload in 0..WORKLOADS {
+            let outcomes: Vec<Option<Outcome>> = COUNTED_ENGINES
+                .into_iter()
+                .map(|engine| once(&workloads, &Once { engine, workload, execute: true }))
+                .collect();
+            assert!(outcomes[0].is_some(), "--once with EXECUTE 1 returns the outcome");
+            assert!(
+                outcomes.iter().all(|o| *o == outcomes[0]),
+                "{}: --once outcomes differ",
+                workloads[workload].name
+            );
         }
         println!("smoke run only (timing needs `cargo bench --bench interp`)");
         return;
