@@ -73,9 +73,18 @@ enum Call {
 }
 
 impl Call {
-    fn label(&self) -> String {
+    /// The call as the count table names it: `run(8)`, `render`.
+    fn name(&self) -> String {
         match self {
             Call::Run(arg) => format!("run({arg})"),
+            Call::Render(_) => "render".into(),
+        }
+    }
+
+    /// The call as the timing report names it: the render with its input's size.
+    fn label(&self) -> String {
+        match self {
+            Call::Run(_) => self.name(),
             Call::Render(input) => format!("render({} bytes of Markdown)", input.len()),
         }
     }
@@ -265,19 +274,25 @@ fn call_wasmi(
     }
 }
 
+/// A wasmi engine: translating eagerly or lazily (wasmi's default), with fuel metering or
+/// without.
+fn wasmi_engine(eager: bool, fuel: bool) -> wasmi::Engine {
+    let mut config = wasmi::Config::default();
+    if eager {
+        config.compilation_mode(wasmi::CompilationMode::Eager);
+    }
+    config.consume_fuel(fuel);
+    wasmi::Engine::new(&config)
+}
+
 /// wasmi: (lazy load times, eager load times, run times, run times with fuel metering,
 /// outcome).
 fn bench_wasmi(
     w: &Workload,
     reps: usize,
 ) -> (Vec<Duration>, Vec<Duration>, Vec<Duration>, Vec<Duration>, Outcome) {
-    let engine = wasmi::Engine::default();
-    let mut eager_config = wasmi::Config::default();
-    eager_config.compilation_mode(wasmi::CompilationMode::Eager);
-    let eager_engine = wasmi::Engine::new(&eager_config);
-    let mut fuel_config = wasmi::Config::default();
-    fuel_config.consume_fuel(true);
-    let fuel_engine = wasmi::Engine::new(&fuel_config);
+    let (engine, eager_engine, fuel_engine) =
+        (wasmi_engine(false, false), wasmi_engine(true, false), wasmi_engine(false, true));
     let mut lazy = Vec::new();
     let mut eager = Vec::new();
     let mut module = None;
@@ -338,24 +353,26 @@ fn cpu_model() -> String {
         .unwrap_or_else(|| "unknown".into())
 }
 
-/// How many workloads [`workloads`] returns.
-const WORKLOADS: usize = 3;
+/// The workloads, by name; `--once` takes an index into this list.
+const WORKLOADS: [&str; 3] = ["checksum.wat", "rust-program", "markdown-to-html"];
 
-/// The three workloads; `smoke` makes the render small.
-fn workloads(smoke: bool) -> Vec<Workload> {
-    let checksum =
-        wat::parse_file(manifest_dir().join("benches/workloads/checksum.wat")).expect("parse checksum.wat");
-    let markdown_target = std::fs::read(manifest_dir().join("tests/targets/markdown-to-html.wasm"))
-        .expect("tests/targets/markdown-to-html.wasm (make targets)");
-    vec![
-        Workload { name: "checksum.wat", bytes: checksum, call: Call::Run(32) },
-        Workload { name: "rust-program", bytes: build_rust_program(), call: Call::Run(48) },
-        Workload {
-            name: "markdown-to-html",
-            bytes: markdown_target,
-            call: Call::Render(markdown(if smoke { 3 } else { 900 }).into_bytes()),
-        },
-    ]
+/// The workload named `name` (one of [`WORKLOADS`]); `smoke` makes the render small.
+fn workload(name: &'static str, smoke: bool) -> Workload {
+    match name {
+        "checksum.wat" => {
+            let path = manifest_dir().join("benches/workloads/checksum.wat");
+            let bytes = wat::parse_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            Workload { name, bytes, call: Call::Run(32) }
+        }
+        "rust-program" => Workload { name, bytes: build_rust_program(), call: Call::Run(48) },
+        "markdown-to-html" => {
+            let bytes = std::fs::read(manifest_dir().join("tests/targets/markdown-to-html.wasm"))
+                .expect("tests/targets/markdown-to-html.wasm (make targets)");
+            let input = markdown(if smoke { 3 } else { 900 }).into_bytes();
+            Workload { name, bytes, call: Call::Render(input) }
+        }
+        other => unreachable!("no workload named {other}"),
+    }
 }
 
 /// The engines the host-instruction count compares; wasmi translates eagerly there, so that
@@ -390,11 +407,9 @@ impl Once {
             .into_iter()
             .find(|e| e == engine)
             .ok_or_else(|| format!("--once: unknown engine {engine:?} (one of {COUNTED_ENGINES:?})"))?;
-        let workload = workload
-            .parse::<usize>()
-            .ok()
-            .filter(|&i| i < WORKLOADS)
-            .ok_or_else(|| format!("--once: workload {workload:?} is not a number below {WORKLOADS}"))?;
+        let workload = workload.parse::<usize>().ok().filter(|&i| i < WORKLOADS.len()).ok_or_else(|| {
+            format!("--once: workload {workload:?} is not a number below {}", WORKLOADS.len())
+        })?;
         let execute = match execute.as_str() {
             "0" => false,
             "1" => true,
@@ -409,8 +424,7 @@ impl Once {
 /// (the same work after the call in both engines: the result, and for a render the output
 /// bytes copied out). Run under cachegrind by [`host_instructions`], which subtracts the count
 /// with EXECUTE 0 from the count with 1.
-fn once(workloads: &[Workload], o: &Once) -> Option<Outcome> {
-    let w = &workloads[o.workload];
+fn once(w: &Workload, o: &Once) -> Option<Outcome> {
     let call = counted_call(w);
     if o.engine == "ours" {
         let module = Arc::new(Module::new(&w.bytes, &limits()).expect("ours loads the workload"));
@@ -421,10 +435,7 @@ fn once(workloads: &[Workload], o: &Once) -> Option<Outcome> {
         return None;
     }
     let fuel = o.engine == "wasmi-fuel";
-    let mut config = wasmi::Config::default();
-    config.compilation_mode(wasmi::CompilationMode::Eager);
-    config.consume_fuel(fuel);
-    let engine = wasmi::Engine::new(&config);
+    let engine = wasmi_engine(true, fuel);
     let module = wasmi::Module::new(&engine, &w.bytes).expect("wasmi loads the workload");
     if o.execute {
         return Some(call_wasmi(&engine, &module, fuel, &call).1);
@@ -469,10 +480,7 @@ fn host_instructions(workloads: &[Workload]) {
         let m = |n: u64| format!("{:.1} M", n as f64 / 1e6);
         println!(
             "  {:<34} {:>14} {:>14} {:>14} {:>11.2} {:>16.2}",
-            match counted_call(w) {
-                Call::Run(arg) => format!("{} run({arg})", w.name),
-                Call::Render(_) => format!("{} render", w.name),
-            },
+            format!("{} {}", w.name, counted_call(w).name()),
             m(counts[0]),
             m(counts[1]),
             m(counts[2]),
@@ -497,11 +505,12 @@ fn main() {
         eprintln!("{e}");
         std::process::exit(2);
     }
-    let workloads = workloads(smoke);
+    // A `--once` child builds only the workload it counts.
     if let Some(Ok(o)) = &once_args {
-        once(&workloads, o);
+        once(&workload(WORKLOADS[o.workload], smoke), o);
         return;
     }
+    let workloads = WORKLOADS.map(|name| workload(name, smoke));
     if smoke {
         for w in &workloads {
             let call = match &w.call {
@@ -516,17 +525,13 @@ fn main() {
         }
         // The mode the host-instruction count runs under cachegrind, here without it: every
         // engine makes each counted call, and they agree.
-        for workload in 0..WORKLOADS {
+        for (workload, w) in workloads.iter().enumerate() {
             let outcomes: Vec<Option<Outcome>> = COUNTED_ENGINES
                 .into_iter()
-                .map(|engine| once(&workloads, &Once { engine, workload, execute: true }))
+                .map(|engine| once(w, &Once { engine, workload, execute: true }))
                 .collect();
             assert!(outcomes[0].is_some(), "--once with EXECUTE 1 returns the outcome");
-            assert!(
-                outcomes.iter().all(|o| *o == outcomes[0]),
-                "{}: --once outcomes differ",
-                workloads[workload].name
-            );
+            assert!(outcomes.iter().all(|o| *o == outcomes[0]), "{}: --once outcomes differ", w.name);
         }
         println!("smoke run only (timing needs `cargo bench --bench interp`)");
         return;
