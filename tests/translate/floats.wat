@@ -1,5 +1,7 @@
 ;; One step of a Mandelbrot iteration: `f64.add`, `f64.sub`, `f64.mul` and `f64.le` have ops of
 ;; their own (`F64Add` ...); `f64.div` and `f64.min`, less frequent, stay generic (`Binop`).
+;; The loop's exit test, `br_if` on `f64.le`, is one compare-and-branch op (`BrIfLoopF64Le`);
+;; `br_if` on `f64.lt` stays the generic compare-and-branch (`BrIfCmp`).
 (module
   (func (param $x f64) (param $y f64) (param $cx f64) (result i32)
     (local $t f64)
@@ -19,4 +21,30 @@
     local.get $y
     f64.min
     f64.const 4
-    f64.le))
+    f64.le)
+  (func (param $x f64) (result i32)
+    (local $k i32)
+    loop
+      local.get $k
+      i32.const 1
+      i32.add
+      local.set $k
+      local.get $x
+      local.get $x
+      f64.mul
+      local.tee $x
+      f64.const 4
+      f64.le
+      br_if 0
+    end
+    block
+      local.get $x
+      f64.const 1
+      f64.lt
+      br_if 0
+      local.get $k
+      i32.const 1
+      i32.add
+      local.set $k
+    end
+    local.get $k))

@@ -239,7 +239,9 @@ macro_rules! for_each_hot_op {
                 I32LeS BrIfI32LeS BrIfI32LeSImm BrIfLoopI32LeS BrIfLoopI32LeSImm,
                 I32LeU BrIfI32LeU BrIfI32LeUImm BrIfLoopI32LeU BrIfLoopI32LeUImm,
                 I32GeS BrIfI32GeS BrIfI32GeSImm BrIfLoopI32GeS BrIfLoopI32GeSImm,
-                I32GeU BrIfI32GeU BrIfI32GeUImm BrIfLoopI32GeU BrIfLoopI32GeUImm
+                I32GeU BrIfI32GeU BrIfI32GeUImm BrIfLoopI32GeU BrIfLoopI32GeUImm,
+                // A floating-point loop's exit test (a Mandelbrot set's `x² + y² <= 4`).
+                F64Le BrIfF64Le BrIfF64LeImm BrIfLoopF64Le BrIfLoopF64LeImm
             }
             div {
                 I32DivS I32DivSImm, I32DivU I32DivUImm, I32RemS I32RemSImm, I32RemU I32RemUImm,
