@@ -291,8 +291,12 @@ fn bench_wasmi(
     w: &Workload,
     reps: usize,
 ) -> (Vec<Duration>, Vec<Duration>, Vec<Duration>, Vec<Duration>, Outcome) {
-    let (engine, eager_engine, fuel_engine) =
-        (wasmi_engine(false, false), wasmi_engine(true, false), wasmi_engine(false, true));
+    // wasmi's default: lazy translation, no fuel.
+    let engine = wasmi_engine(false, false);
+    // The same, translating eagerly (the load time compared with ours).
+    let eager_engine = wasmi_engine(true, false);
+    // Lazy, with fuel metering (the run time compared with ours).
+    let fuel_engine = wasmi_engine(false, true);
     let mut lazy = Vec::new();
     let mut eager = Vec::new();
     let mut module = None;
@@ -353,26 +357,25 @@ fn cpu_model() -> String {
         .unwrap_or_else(|| "unknown".into())
 }
 
-/// The workloads, by name; `--once` takes an index into this list.
-const WORKLOADS: [&str; 3] = ["checksum.wat", "rust-program", "markdown-to-html"];
+/// The workloads, each built by its function from `smoke` (which makes the render small);
+/// `--once` takes an index into this list.
+const WORKLOADS: [fn(bool) -> Workload; 3] = [checksum, rust_program, markdown_to_html];
 
-/// The workload named `name` (one of [`WORKLOADS`]); `smoke` makes the render small.
-fn workload(name: &'static str, smoke: bool) -> Workload {
-    match name {
-        "checksum.wat" => {
-            let path = manifest_dir().join("benches/workloads/checksum.wat");
-            let bytes = wat::parse_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            Workload { name, bytes, call: Call::Run(32) }
-        }
-        "rust-program" => Workload { name, bytes: build_rust_program(), call: Call::Run(48) },
-        "markdown-to-html" => {
-            let bytes = std::fs::read(manifest_dir().join("tests/targets/markdown-to-html.wasm"))
-                .expect("tests/targets/markdown-to-html.wasm (make targets)");
-            let input = markdown(if smoke { 3 } else { 900 }).into_bytes();
-            Workload { name, bytes, call: Call::Render(input) }
-        }
-        other => unreachable!("no workload named {other}"),
-    }
+fn checksum(_smoke: bool) -> Workload {
+    let path = manifest_dir().join("benches/workloads/checksum.wat");
+    let bytes = wat::parse_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Workload { name: "checksum.wat", bytes, call: Call::Run(32) }
+}
+
+fn rust_program(_smoke: bool) -> Workload {
+    Workload { name: "rust-program", bytes: build_rust_program(), call: Call::Run(48) }
+}
+
+fn markdown_to_html(smoke: bool) -> Workload {
+    let bytes = std::fs::read(manifest_dir().join("tests/targets/markdown-to-html.wasm"))
+        .expect("tests/targets/markdown-to-html.wasm (make targets)");
+    let input = markdown(if smoke { 3 } else { 900 }).into_bytes();
+    Workload { name: "markdown-to-html", bytes, call: Call::Render(input) }
 }
 
 /// The engines the host-instruction count compares; wasmi translates eagerly there, so that
@@ -507,10 +510,10 @@ fn main() {
     }
     // A `--once` child builds only the workload it counts.
     if let Some(Ok(o)) = &once_args {
-        once(&workload(WORKLOADS[o.workload], smoke), o);
+        once(&WORKLOADS[o.workload](smoke), o);
         return;
     }
-    let workloads = WORKLOADS.map(|name| workload(name, smoke));
+    let workloads = WORKLOADS.map(|build| build(smoke));
     if smoke {
         for w in &workloads {
             let call = match &w.call {

@@ -1,7 +1,8 @@
 ;; One step of a Mandelbrot iteration: `f64.add`, `f64.sub`, `f64.mul` and `f64.le` have ops of
 ;; their own (`F64Add` ...); `f64.div` and `f64.min`, less frequent, stay generic (`Binop`).
-;; The loop's exit test, `br_if` on `f64.le`, is one compare-and-branch op (`BrIfLoopF64Le`);
-;; `br_if` on `f64.lt` stays the generic compare-and-branch (`BrIfCmp`).
+;; `br_if` on `f64.le` is one compare-and-branch op, back to a loop (`BrIfLoopF64Le`) or
+;; forward out of a block (`BrIfF64Le`); `br_if` on `f64.lt` stays the generic
+;; compare-and-branch (`BrIfCmp`).
 (module
   (func (param $x f64) (param $y f64) (param $cx f64) (result i32)
     (local $t f64)
@@ -38,6 +39,10 @@
       br_if 0
     end
     block
+      local.get $x
+      f64.const 2
+      f64.le
+      br_if 0
       local.get $x
       f64.const 1
       f64.lt

@@ -226,7 +226,9 @@ macro_rules! for_each_hot_op {
                 I64Xor I64XorImm, I64Shl I64ShlImm, I64ShrU I64ShrUImm, I64Eq I64EqImm, I64Ne I64NeImm,
                 I64LtU I64LtUImm,
                 // The arithmetic of floating-point loops, such as a Mandelbrot set's inner loop
-                // (docs/speed.md, "Floating-point hot ops").
+                // (docs/speed.md, "Floating-point hot ops"). Their `Imm` forms, like those of
+                // `F64Le` below, are never emitted: a float constant is always a `Const64` in a
+                // slot, never an immediate (the grammar of this table pairs every hot op with one).
                 F64Add F64AddImm, F64Sub F64SubImm, F64Mul F64MulImm, F64Le F64LeImm
             }
             cmp {
@@ -240,7 +242,7 @@ macro_rules! for_each_hot_op {
                 I32LeU BrIfI32LeU BrIfI32LeUImm BrIfLoopI32LeU BrIfLoopI32LeUImm,
                 I32GeS BrIfI32GeS BrIfI32GeSImm BrIfLoopI32GeS BrIfLoopI32GeSImm,
                 I32GeU BrIfI32GeU BrIfI32GeUImm BrIfLoopI32GeU BrIfLoopI32GeUImm,
-                // A floating-point loop's exit test (a Mandelbrot set's `x² + y² <= 4`).
+                // A floating-point loop's test (a Mandelbrot set's `x² + y² <= 4`).
                 F64Le BrIfF64Le BrIfF64LeImm BrIfLoopF64Le BrIfLoopF64LeImm
             }
             div {
