@@ -286,6 +286,9 @@ pub enum Limit {
     /// [`Limits::max_value_stack`](super::Limits::max_value_stack); the value is the slots
     /// needed.
     FrameSlots(u64),
+    /// Instructions counted in one fuel block (straight-line code between branch targets,
+    /// docs/counting.md), 2³¹ − 1; the value is the count reached.
+    FuelBlock(u64),
 }
 
 /// A bound of ours exceeded: which one (with its value) and the value that exceeded it.
@@ -313,6 +316,9 @@ impl fmt::Display for LimitExceeded {
             Limit::Locals(max) => write!(f, "more than {max} locals"),
             Limit::FrameSlots(max) => {
                 write!(f, "function needs more than {max} slots for locals and operands")
+            }
+            Limit::FuelBlock(max) => {
+                write!(f, "more than {max} instructions of straight-line code in one function")
             }
         }
     }

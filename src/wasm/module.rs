@@ -105,6 +105,9 @@ pub(crate) struct CompiledFunc {
     pub code: Vec<Op>,
     /// Per op: its main instruction's position (1-based) in its fuel block.
     pub cum: Vec<u32>,
+    /// Per op: the instructions of its fuel block after its main instruction (the block's
+    /// count minus `cum`, wrapping when an op is charged to the next block).
+    pub rem: Vec<u32>,
     /// Per op: its main instruction's function-relative index.
     pub idx: Vec<u32>,
     /// Byte offset in the module of every instruction of the body, in order.

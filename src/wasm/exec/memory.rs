@@ -32,7 +32,7 @@ pub(super) fn load<const W: usize, O: Observer>(
     offset: u32,
     counters: &mut Counters,
     obs: &mut O,
-    at: impl FnOnce() -> u64,
+    at: impl FnOnce(u64) -> u64,
 ) -> Result<[u8; W], TrapKind> {
     // One bounds check: the `W` bytes from `ea` exist or the access traps.
     let (ea, at_index) = effective(addr, offset);
@@ -42,7 +42,7 @@ pub(super) fn load<const W: usize, O: Observer>(
         .ok_or(TrapKind::MemoryOutOfBounds)?;
     counters.memory_reads += 1;
     if O::ENABLED {
-        obs.load(ea, W as u32, at());
+        obs.load(ea, W as u32, at(counters.instructions));
     }
     Ok(*bytes)
 }
@@ -56,7 +56,7 @@ pub(super) fn store<const W: usize, O: Observer>(
     bytes: [u8; W],
     counters: &mut Counters,
     obs: &mut O,
-    at: impl FnOnce() -> u64,
+    at: impl FnOnce(u64) -> u64,
 ) -> Result<(), TrapKind> {
     let (ea, at_index) = effective(addr, offset);
     let d = at_index
@@ -66,7 +66,7 @@ pub(super) fn store<const W: usize, O: Observer>(
     *d = bytes;
     counters.memory_writes += 1;
     if O::ENABLED {
-        obs.store(ea, W as u32, at());
+        obs.store(ea, W as u32, at(counters.instructions));
     }
     Ok(())
 }
@@ -81,7 +81,7 @@ pub(super) fn load_narrow<O: Observer>(
     width: u32,
     counters: &mut Counters,
     obs: &mut O,
-    at: impl FnOnce() -> u64,
+    at: impl FnOnce(u64) -> u64,
 ) -> Result<u128, TrapKind> {
     let w = width.min(16) as usize;
     let (ea, at_index) = effective(addr, offset);
@@ -90,7 +90,7 @@ pub(super) fn load_narrow<O: Observer>(
     raw[..w].copy_from_slice(bytes);
     counters.memory_reads += 1;
     if O::ENABLED {
-        obs.load(ea, w as u32, at());
+        obs.load(ea, w as u32, at(counters.instructions));
     }
     Ok(u128::from_le_bytes(raw))
 }
@@ -107,7 +107,7 @@ pub(super) fn store_narrow<O: Observer>(
     value: u128,
     counters: &mut Counters,
     obs: &mut O,
-    at: impl FnOnce() -> u64,
+    at: impl FnOnce(u64) -> u64,
 ) -> Result<(), TrapKind> {
     let w = width.min(16) as usize;
     let (ea, at_index) = effective(addr, offset);
@@ -115,7 +115,7 @@ pub(super) fn store_narrow<O: Observer>(
     d.copy_from_slice(&value.to_le_bytes()[..w]);
     counters.memory_writes += 1;
     if O::ENABLED {
-        obs.store(ea, w as u32, at());
+        obs.store(ea, w as u32, at(counters.instructions));
     }
     Ok(())
 }
@@ -128,7 +128,7 @@ pub(super) fn copy<O: Observer>(
     (d, s, n): (u32, u32, u32),
     counters: &mut Counters,
     obs: &mut O,
-    at: impl FnOnce() -> u64,
+    at: impl FnOnce(u64) -> u64,
 ) -> Result<(), TrapKind> {
     let (d, s, n) = (d as u64, s as u64, n as u64);
     let size = data.len() as u64;
@@ -139,7 +139,7 @@ pub(super) fn copy<O: Observer>(
         counters.memory_reads += 1;
         counters.memory_writes += 1;
         if O::ENABLED {
-            obs.copy(d, s, n, at());
+            obs.copy(d, s, n, at(counters.instructions));
         }
         data.copy_within(s as usize..(s + n) as usize, d as usize);
     }
@@ -153,7 +153,7 @@ pub(super) fn fill<O: Observer>(
     (d, value, n): (u32, u8, u32),
     counters: &mut Counters,
     obs: &mut O,
-    at: impl FnOnce() -> u64,
+    at: impl FnOnce(u64) -> u64,
 ) -> Result<(), TrapKind> {
     let (d, n) = (d as u64, n as u64);
     if d + n > data.len() as u64 {
@@ -162,7 +162,7 @@ pub(super) fn fill<O: Observer>(
     if n > 0 {
         counters.memory_writes += 1;
         if O::ENABLED {
-            obs.fill(d, n, at());
+            obs.fill(d, n, at(counters.instructions));
         }
         data[d as usize..(d + n) as usize].fill(value);
     }
@@ -178,7 +178,7 @@ pub(super) fn init<O: Observer>(
     (d, s, n): (u32, u32, u32),
     counters: &mut Counters,
     obs: &mut O,
-    at: impl FnOnce() -> u64,
+    at: impl FnOnce(u64) -> u64,
 ) -> Result<(), TrapKind> {
     let (d, s, n) = (d as u64, s as u64, n as u64);
     if s + n > segment.len() as u64 || d + n > data.len() as u64 {
@@ -187,7 +187,7 @@ pub(super) fn init<O: Observer>(
     if n > 0 {
         counters.memory_writes += 1;
         if O::ENABLED {
-            obs.fill(d, n, at());
+            obs.fill(d, n, at(counters.instructions));
         }
         data[d as usize..(d + n) as usize].copy_from_slice(&segment[s as usize..(s + n) as usize]);
     }

@@ -1,11 +1,13 @@
 //! The execution loop: walks the internal form of [`super::ir`], monomorphised over an
 //! [`Observer`] and over precise budget mode.
 //!
-//! Counting (docs/counting.md, "Fuel blocks"): a [`Op::Fuel`] charges its whole block at once. If
-//! the budget cannot cover a block, the loop switches to its precise instantiation, which
-//! checks before every op whether that op's instruction still fits, so that a run stops after
-//! exactly `budget` instructions. At a trap the count is corrected to the trapping
-//! instruction with the op's position in its block.
+//! Counting (docs/counting.md, "Fuel blocks"): a [`Op::Fuel`] charges its whole block at once;
+//! a taken direct branch charges the block it lands in itself and continues after that
+//! block's `Fuel`. If the budget cannot cover a block, the loop switches to its precise
+//! instantiation, which enters every block through its `Fuel` and checks before every op
+//! whether that op's instruction still fits, so that a run stops after exactly `budget`
+//! instructions. At a trap the count is corrected to the trapping instruction with the op's
+//! place in its block.
 //!
 //! This module is the loop and its control flow (branches, calls, returns, the budget). The
 //! data side of the instructions lives beside it, one concern per module: [`memory`] (every
@@ -448,9 +450,12 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             set_v128(frame, hi, fp, $s as usize, v)
         }};
     }
+    // The count up to and including the current op's instruction: the whole block is charged,
+    // less the instructions after it (`rem`), whether the block was entered through its `Fuel`
+    // or by a branch that charged it.
     macro_rules! exact {
         () => {
-            block_base + body.cum[pc] as u64
+            counters.instructions.wrapping_sub(body.rem[pc] as i32 as i64 as u64)
         };
     }
     macro_rules! save {
@@ -605,30 +610,43 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             }
         }};
     }
-    // A taken conditional branch to a block: hand back the rest of the fuel block.
-    macro_rules! taken {
-        ($t:expr, $refund:expr) => {{
-            counters.instructions -= $refund as u64;
-            counters.branches += 1;
-            pc = $t as usize;
+    // A taken branch to the fuel block at `$t` that charges `$charge` (the target block's
+    // count minus the rest of this one): past the target's `Fuel` when the target block fits
+    // the budget, else onto it with the rest handed back.
+    macro_rules! land {
+        ($t:expr, $charge:expr) => {{
+            let t = $t as usize;
+            let c = counters.instructions.wrapping_add(i64::from($charge) as u64);
+            if precise || c > limit {
+                counters.instructions = c - fuel_of(code, t);
+                pc = t;
+            } else {
+                counters.instructions = c;
+                pc = t + 1;
+            }
             continue;
         }};
     }
-    // A taken conditional branch back to a loop.
+    // A taken branch to a block.
+    macro_rules! taken {
+        ($t:expr, $charge:expr) => {{
+            counters.branches += 1;
+            land!($t, $charge);
+        }};
+    }
+    // A taken branch back to a loop.
     macro_rules! taken_loop {
-        ($t:expr, $refund:expr) => {{
-            counters.instructions -= $refund as u64;
+        ($t:expr, $charge:expr) => {{
             counters.branches += 1;
             counters.loop_iterations += 1;
             obs.loop_iteration();
-            pc = $t as usize;
-            continue;
+            land!($t, $charge);
         }};
     }
     // The exact instruction count, for an observer's event (computed only when it is enabled).
     macro_rules! at {
         () => {
-            || exact!()
+            |now: u64| now.wrapping_sub(body.rem[pc] as i32 as i64 as u64)
         };
     }
     // The value of a memory or table access, or its trap.
@@ -693,51 +711,35 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 save!();
                 return Stop::Precise;
             }
+            // Only precise mode reads `block_base` (`exhausted!`, the per-op check), and it
+            // always arrives through this op. The fast loop writes it too: without the write its
+            // host instructions rose by 15 to 28 % (docs/speed.md, "Fuel charged by the branch").
             block_base = counters.instructions;
             counters.instructions += $n as u64;
         }};
         (Unreachable) => {{ trap!(TrapKind::Unreachable) }};
-        (Jump { $t:ident }) => {{
-            pc = $t as usize;
-            continue;
-        }};
-        (JumpIfZero { $cond:ident, $t:ident, $refund:ident }) => {{
+        (Jump { $t:ident, $charge:ident }) => {{ land!($t, $charge) }};
+        (JumpIfZero { $cond:ident, $t:ident, $charge:ident }) => {{
             if get!(u32, $cond) == 0 {
-                counters.instructions -= $refund as u64;
-                pc = $t as usize;
-                continue;
+                land!($t, $charge);
             }
         }};
-        (JumpIfNotCmp { $op:ident, $a:ident, $b:ident, $t:ident, $refund:ident }) => {{
+        (JumpIfNotCmp { $op:ident, $a:ident, $b:ident, $t:ident, $charge:ident }) => {{
             if eval_binop($op, r!($a), r!($b)) as u32 == 0 {
-                counters.instructions -= $refund as u64;
-                pc = $t as usize;
-                continue;
+                land!($t, $charge);
             }
         }};
-        (JumpIfNotCmpImm { $op:ident, $a:ident, $imm:ident, $t:ident, $refund:ident }) => {{
+        (JumpIfNotCmpImm { $op:ident, $a:ident, $imm:ident, $t:ident, $charge:ident }) => {{
             if eval_binop($op, r!($a), imm_bits($imm)) as u32 == 0 {
-                counters.instructions -= $refund as u64;
-                pc = $t as usize;
-                continue;
+                land!($t, $charge);
             }
         }};
-        (Br { $t:ident }) => {{
-            counters.branches += 1;
-            pc = $t as usize;
-            continue;
-        }};
-        (BrLoop { $t:ident }) => {{
-            counters.branches += 1;
-            counters.loop_iterations += 1;
-            obs.loop_iteration();
-            pc = $t as usize;
-            continue;
-        }};
+        (Br { $t:ident, $charge:ident }) => {{ taken!($t, $charge) }};
+        (BrLoop { $t:ident, $charge:ident }) => {{ taken_loop!($t, $charge) }};
         (BrTarget { $t:ident }) => {{ branch!($t) }};
-        (BrIf { $cond:ident, $t:ident, $refund:ident }) => {{
+        (BrIf { $cond:ident, $t:ident, $charge:ident }) => {{
             if get!(u32, $cond) != 0 {
-                taken!($t, $refund);
+                taken!($t, $charge);
             }
         }};
         // The generic compare-and-branch ops call the shared table; their hot forms arrive
@@ -747,50 +749,50 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
         (BrIfCmpImm { $($x:tt)* }) => { exec_op!(@with eval_binop_any; BrIfCmpImm { $($x)* }) };
         (BrIfLoopCmp { $($x:tt)* }) => { exec_op!(@with eval_binop_any; BrIfLoopCmp { $($x)* }) };
         (BrIfLoopCmpImm { $($x:tt)* }) => { exec_op!(@with eval_binop_any; BrIfLoopCmpImm { $($x)* }) };
-        (@with $ev:ident; BrIfCmp { $op:ident, $a:ident, $b:ident, $t:ident, $refund:ident }) => {{
+        (@with $ev:ident; BrIfCmp { $op:ident, $a:ident, $b:ident, $t:ident, $charge:ident }) => {{
             if $ev($op, r!($a), r!($b)) as u32 != 0 {
-                taken!($t, $refund);
+                taken!($t, $charge);
             }
         }};
-        (@with $ev:ident; BrIfCmpImm { $op:ident, $a:ident, $imm:ident, $t:ident, $refund:ident }) => {{
+        (@with $ev:ident; BrIfCmpImm { $op:ident, $a:ident, $imm:ident, $t:ident, $charge:ident }) => {{
             if $ev($op, r!($a), imm_bits($imm)) as u32 != 0 {
-                taken!($t, $refund);
+                taken!($t, $charge);
             }
         }};
-        (BrIfLoop { $cond:ident, $t:ident, $refund:ident }) => {{
+        (BrIfLoop { $cond:ident, $t:ident, $charge:ident }) => {{
             if get!(u32, $cond) != 0 {
-                taken_loop!($t, $refund);
+                taken_loop!($t, $charge);
             }
         }};
-        (@with $ev:ident; BrIfLoopCmp { $op:ident, $a:ident, $b:ident, $t:ident, $refund:ident }) => {{
+        (@with $ev:ident; BrIfLoopCmp { $op:ident, $a:ident, $b:ident, $t:ident, $charge:ident }) => {{
             if $ev($op, r!($a), r!($b)) as u32 != 0 {
-                taken_loop!($t, $refund);
+                taken_loop!($t, $charge);
             }
         }};
-        (IncBrIfLoopLtU { $i:ident, $step:ident, $n:ident, $t:ident, $refund:ident }) => {{
+        (IncBrIfLoopLtU { $i:ident, $step:ident, $n:ident, $t:ident, $charge:ident }) => {{
             let v = get!(u32, $i).wrapping_add($step as i32 as u32);
             r!($i) = <u32 as Slot>::put(v);
             if v < get!(u32, $n) {
-                taken_loop!($t, $refund);
+                taken_loop!($t, $charge);
             }
         }};
-        (IncBrIfLoopLtS { $i:ident, $step:ident, $n:ident, $t:ident, $refund:ident }) => {{
+        (IncBrIfLoopLtS { $i:ident, $step:ident, $n:ident, $t:ident, $charge:ident }) => {{
             let v = get!(i32, $i).wrapping_add($step as i32);
             r!($i) = <i32 as Slot>::put(v);
             if v < get!(i32, $n) {
-                taken_loop!($t, $refund);
+                taken_loop!($t, $charge);
             }
         }};
-        (IncBrIfLoopNe { $i:ident, $step:ident, $n:ident, $t:ident, $refund:ident }) => {{
+        (IncBrIfLoopNe { $i:ident, $step:ident, $n:ident, $t:ident, $charge:ident }) => {{
             let v = get!(u32, $i).wrapping_add($step as i32 as u32);
             r!($i) = <u32 as Slot>::put(v);
             if v != get!(u32, $n) {
-                taken_loop!($t, $refund);
+                taken_loop!($t, $charge);
             }
         }};
-        (@with $ev:ident; BrIfLoopCmpImm { $op:ident, $a:ident, $imm:ident, $t:ident, $refund:ident }) => {{
+        (@with $ev:ident; BrIfLoopCmpImm { $op:ident, $a:ident, $imm:ident, $t:ident, $charge:ident }) => {{
             if $ev($op, r!($a), imm_bits($imm)) as u32 != 0 {
-                taken_loop!($t, $refund);
+                taken_loop!($t, $charge);
             }
         }};
         (BrIfTarget { $cond:ident, $t:ident, $refund:ident }) => {{
@@ -986,6 +988,16 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
         }
         super::ir::dispatch_op!(code[pc], exec_op);
         pc += 1;
+    }
+}
+
+/// The count of the fuel block whose `Fuel` op is at `t` (a direct branch's target).
+#[cold]
+#[inline(never)]
+fn fuel_of(code: &[Op], t: usize) -> u64 {
+    match code[t] {
+        Op::Fuel { n, .. } => n as u64,
+        _ => unreachable!("a direct branch targets a fuel block"),
     }
 }
 

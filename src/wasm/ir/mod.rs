@@ -334,7 +334,11 @@ pub(crate) enum TargetKind {
 /// * `src`: a slot the op reads;
 /// * `pc`: a forward branch target, patched when its block closes ([`Op::target_mut`]);
 /// * `back`: a backward (loop) branch target, known when the op is emitted;
-/// * `refund`: instructions a taken conditional branch hands back ([`Op::refund_mut`]);
+/// * `charge`: what a taken direct branch adds to the instruction count: the count of the
+///   fuel block it lands in, whose [`Op::Fuel`] it skips, minus the instructions of its own
+///   block after it, charged but not run ([`Op::charge_mut`]; docs/counting.md, "Fuel blocks");
+/// * `refund`: instructions a taken [`Op::BrIfTarget`] hands back ([`Op::refund_mut`]); it
+///   lands on its target's `Fuel`;
 /// * `kind`: which operation of a family (an enum such as [`Binop`]);
 /// * `imm`: any other immediate: an index, a count, constant bits, a static memory offset.
 ///
@@ -354,39 +358,39 @@ macro_rules! op_table {
             /// `unreachable`.
             Unreachable;
             /// Unconditional jump that is not a branch (end of an if's then-arm at `else`).
-            Jump { pc: u32 = pc };
+            Jump { pc: u32 = pc, charge: i32 = charge };
             /// `if` with a false condition: jump to the else-arm or the `end`.
-            JumpIfZero { cond: Slot = src, pc: u32 = pc, refund: u32 = refund };
+            JumpIfZero { cond: Slot = src, pc: u32 = pc, charge: i32 = charge };
             /// `if` on a fused comparison: jump when `op(a, b)` is zero.
-            JumpIfNotCmp { op: Binop = kind, a: Slot = src, b: Slot = src, pc: u32 = pc, refund: u32 = refund };
+            JumpIfNotCmp { op: Binop = kind, a: Slot = src, b: Slot = src, pc: u32 = pc, charge: i32 = charge };
             /// `if` on a fused comparison with a constant right operand.
-            JumpIfNotCmpImm { op: Binop = kind, a: Slot = src, imm: u32 = imm, pc: u32 = pc, refund: u32 = refund };
+            JumpIfNotCmpImm { op: Binop = kind, a: Slot = src, imm: u32 = imm, pc: u32 = pc, charge: i32 = charge };
             /// Taken `br` to a block or if, nothing to move.
-            Br { pc: u32 = pc };
+            Br { pc: u32 = pc, charge: i32 = charge };
             /// `br` back to a loop, nothing to move.
-            BrLoop { pc: u32 = back };
+            BrLoop { pc: u32 = back, charge: i32 = charge };
             /// `br` with values to move, or to the function label: `targets[t]`.
             BrTarget { t: u32 = imm };
             /// `br_if` to a block, nothing to move.
-            BrIf { cond: Slot = src, pc: u32 = pc, refund: u32 = refund };
+            BrIf { cond: Slot = src, pc: u32 = pc, charge: i32 = charge };
             /// `br_if` to a block on a fused comparison `op(a, b)` (the `i32` result is not stored).
-            BrIfCmp { op: Binop = kind, a: Slot = src, b: Slot = src, pc: u32 = pc, refund: u32 = refund };
+            BrIfCmp { op: Binop = kind, a: Slot = src, b: Slot = src, pc: u32 = pc, charge: i32 = charge };
             /// `br_if` to a block on a fused comparison with a constant right operand.
-            BrIfCmpImm { op: Binop = kind, a: Slot = src, imm: u32 = imm, pc: u32 = pc, refund: u32 = refund };
+            BrIfCmpImm { op: Binop = kind, a: Slot = src, imm: u32 = imm, pc: u32 = pc, charge: i32 = charge };
             /// `br_if` back to a loop on a fused comparison.
-            BrIfLoopCmp { op: Binop = kind, a: Slot = src, b: Slot = src, pc: u32 = back, refund: u32 = refund };
+            BrIfLoopCmp { op: Binop = kind, a: Slot = src, b: Slot = src, pc: u32 = back, charge: i32 = charge };
             /// `br_if` back to a loop on a fused comparison with a constant right operand.
-            BrIfLoopCmpImm { op: Binop = kind, a: Slot = src, imm: u32 = imm, pc: u32 = back, refund: u32 = refund };
+            BrIfLoopCmpImm { op: Binop = kind, a: Slot = src, imm: u32 = imm, pc: u32 = back, charge: i32 = charge };
             /// A loop's counting tail `i += step; br_if (i <u n) loop` in one op: `i` is a local
             /// the add writes and the comparison reads (superinstructions of `I32AddImm` and
             /// `BrIfLoopCmp`; `step` is the add's constant, fitting 16 bits signed).
-            IncBrIfLoopLtU { i: Slot = dst, step: i16 = imm, n: Slot = src, pc: u32 = back, refund: u32 = refund };
+            IncBrIfLoopLtU { i: Slot = dst, step: i16 = imm, n: Slot = src, pc: u32 = back, charge: i32 = charge };
             /// As [`Op::IncBrIfLoopLtU`] with a signed comparison `i <s n`.
-            IncBrIfLoopLtS { i: Slot = dst, step: i16 = imm, n: Slot = src, pc: u32 = back, refund: u32 = refund };
+            IncBrIfLoopLtS { i: Slot = dst, step: i16 = imm, n: Slot = src, pc: u32 = back, charge: i32 = charge };
             /// As [`Op::IncBrIfLoopLtU`] with `i != n`.
-            IncBrIfLoopNe { i: Slot = dst, step: i16 = imm, n: Slot = src, pc: u32 = back, refund: u32 = refund };
+            IncBrIfLoopNe { i: Slot = dst, step: i16 = imm, n: Slot = src, pc: u32 = back, charge: i32 = charge };
             /// `br_if` to a loop, nothing to move.
-            BrIfLoop { cond: Slot = src, pc: u32 = back, refund: u32 = refund };
+            BrIfLoop { cond: Slot = src, pc: u32 = back, charge: i32 = charge };
             /// `br_if` with values to move or to the function label.
             BrIfTarget { cond: Slot = src, t: u32 = imm, refund: u32 = refund };
             /// `br_table`: `targets[start .. start + len]`, the last one the default.
@@ -563,13 +567,13 @@ macro_rules! define_op {
             )*
             $(
                 /// [`Op::BrIfCmp`] on a hot comparison.
-                $br { a: Slot = src, b: Slot = src, pc: u32 = pc, refund: u32 = refund };
+                $br { a: Slot = src, b: Slot = src, pc: u32 = pc, charge: i32 = charge };
                 /// [`Op::BrIfCmpImm`] on a hot comparison.
-                $br_imm { a: Slot = src, imm: u32 = imm, pc: u32 = pc, refund: u32 = refund };
+                $br_imm { a: Slot = src, imm: u32 = imm, pc: u32 = pc, charge: i32 = charge };
                 /// [`Op::BrIfLoopCmp`] on a hot comparison.
-                $lp { a: Slot = src, b: Slot = src, pc: u32 = back, refund: u32 = refund };
+                $lp { a: Slot = src, b: Slot = src, pc: u32 = back, charge: i32 = charge };
                 /// [`Op::BrIfLoopCmpImm`] on a hot comparison.
-                $lp_imm { a: Slot = src, imm: u32 = imm, pc: u32 = back, refund: u32 = refund };
+                $lp_imm { a: Slot = src, imm: u32 = imm, pc: u32 = back, charge: i32 = charge };
             )*
             $(
                 /// [`Op::TrapBinopImm`] by a constant that cannot make it trap.
@@ -586,11 +590,11 @@ macro_rules! define_op {
                         Op::BinopImm { op: Binop::$hot, dst, a, imm } => Op::$hot_imm { dst, a, imm },
                     )*
                     $(
-                        Op::BrIfCmp { op: Binop::$cmp, a, b, pc, refund } => Op::$br { a, b, pc, refund },
-                        Op::BrIfCmpImm { op: Binop::$cmp, a, imm, pc, refund } => Op::$br_imm { a, imm, pc, refund },
-                        Op::BrIfLoopCmp { op: Binop::$cmp, a, b, pc, refund } => Op::$lp { a, b, pc, refund },
-                        Op::BrIfLoopCmpImm { op: Binop::$cmp, a, imm, pc, refund } => {
-                            Op::$lp_imm { a, imm, pc, refund }
+                        Op::BrIfCmp { op: Binop::$cmp, a, b, pc, charge } => Op::$br { a, b, pc, charge },
+                        Op::BrIfCmpImm { op: Binop::$cmp, a, imm, pc, charge } => Op::$br_imm { a, imm, pc, charge },
+                        Op::BrIfLoopCmp { op: Binop::$cmp, a, b, pc, charge } => Op::$lp { a, b, pc, charge },
+                        Op::BrIfLoopCmpImm { op: Binop::$cmp, a, imm, pc, charge } => {
+                            Op::$lp_imm { a, imm, pc, charge }
                         }
                     )*
                     $(
@@ -610,11 +614,11 @@ macro_rules! define_op {
                         Op::$hot_imm { dst, a, imm } => Op::BinopImm { op: Binop::$hot, dst, a, imm },
                     )*
                     $(
-                        Op::$br { a, b, pc, refund } => Op::BrIfCmp { op: Binop::$cmp, a, b, pc, refund },
-                        Op::$br_imm { a, imm, pc, refund } => Op::BrIfCmpImm { op: Binop::$cmp, a, imm, pc, refund },
-                        Op::$lp { a, b, pc, refund } => Op::BrIfLoopCmp { op: Binop::$cmp, a, b, pc, refund },
-                        Op::$lp_imm { a, imm, pc, refund } => {
-                            Op::BrIfLoopCmpImm { op: Binop::$cmp, a, imm, pc, refund }
+                        Op::$br { a, b, pc, charge } => Op::BrIfCmp { op: Binop::$cmp, a, b, pc, charge },
+                        Op::$br_imm { a, imm, pc, charge } => Op::BrIfCmpImm { op: Binop::$cmp, a, imm, pc, charge },
+                        Op::$lp { a, b, pc, charge } => Op::BrIfLoopCmp { op: Binop::$cmp, a, b, pc, charge },
+                        Op::$lp_imm { a, imm, pc, charge } => {
+                            Op::BrIfLoopCmpImm { op: Binop::$cmp, a, imm, pc, charge }
                         }
                     )*
                     $(
@@ -639,7 +643,7 @@ macro_rules! define_op {
         ///   operands);
         /// * `h!(@hot Name { dst, a, b })` and `h!(@hot_imm Name { dst, a, imm })` for the
         ///   register and immediate forms of the hot binop `Binop::Name`;
-        /// * `h!(@const BrIfCmp { op, a, b, pc, refund })` (and likewise for the other three
+        /// * `h!(@const BrIfCmp { op, a, b, pc, charge })` (and likewise for the other three
         ///   compare-and-branch ops) for a hot compare-and-branch, with `op` bound to the
         ///   constant `Binop::Name`, so that the handler can fold the comparison into the arm
         ///   where the generic op calls the shared out-of-line table;
@@ -657,21 +661,21 @@ macro_rules! define_op {
                         Op::$hot_imm { dst, a, imm } => $d h!(@hot_imm $hot { dst, a, imm }),
                     )*
                     $(
-                        Op::$br { a, b, pc, refund } => {
+                        Op::$br { a, b, pc, charge } => {
                             let op = Binop::$cmp;
-                            $d h!(@const BrIfCmp { op, a, b, pc, refund })
+                            $d h!(@const BrIfCmp { op, a, b, pc, charge })
                         }
-                        Op::$br_imm { a, imm, pc, refund } => {
+                        Op::$br_imm { a, imm, pc, charge } => {
                             let op = Binop::$cmp;
-                            $d h!(@const BrIfCmpImm { op, a, imm, pc, refund })
+                            $d h!(@const BrIfCmpImm { op, a, imm, pc, charge })
                         }
-                        Op::$lp { a, b, pc, refund } => {
+                        Op::$lp { a, b, pc, charge } => {
                             let op = Binop::$cmp;
-                            $d h!(@const BrIfLoopCmp { op, a, b, pc, refund })
+                            $d h!(@const BrIfLoopCmp { op, a, b, pc, charge })
                         }
-                        Op::$lp_imm { a, imm, pc, refund } => {
+                        Op::$lp_imm { a, imm, pc, charge } => {
                             let op = Binop::$cmp;
-                            $d h!(@const BrIfLoopCmpImm { op, a, imm, pc, refund })
+                            $d h!(@const BrIfLoopCmpImm { op, a, imm, pc, charge })
                         }
                     )*
                     $(
@@ -691,8 +695,11 @@ macro_rules! define_op {
         /// folds the tag into a niche of an inner enum field, and decoding that costs the
         /// dispatch several instructions.
         ///
-        /// Conditional branches do not end their fuel block: when taken they hand back
-        /// `refund`, the instructions of the block after them that were charged but will not run.
+        /// Conditional branches do not end their fuel block. A taken direct branch (one with
+        /// a `pc` or `back` target, always a fuel block's `Fuel`) adds its `charge` to the
+        /// count and continues after that `Fuel`, unless the target block does not fit the
+        /// budget or the run is in precise mode: then it hands back the rest of its own block
+        /// and lands on the `Fuel`.
         #[derive(Debug, Clone, Copy, PartialEq)]
         #[repr(u8)]
         pub(crate) enum Op {
@@ -707,12 +714,34 @@ macro_rules! define_op {
                 }
             }
 
-            /// The refund of a conditional branch (see [`Op`]): its `refund` operand.
+            /// The refund of a taken [`Op::BrIfTarget`]: its `refund` operand.
             pub(crate) fn refund_mut(&mut self) -> Option<&mut u32> {
                 match self {
                     $( Op::$name $({ $($field),* })? => {
                         $($( let _ = &$field; )*)?
                         $($( op_role!(refund, $role, $field); )*)?
+                    } )*
+                }
+                None
+            }
+
+            /// The charge of a taken direct branch (see [`Op`]): its `charge` operand.
+            pub(crate) fn charge_mut(&mut self) -> Option<&mut i32> {
+                match self {
+                    $( Op::$name $({ $($field),* })? => {
+                        $($( let _ = &$field; )*)?
+                        $($( op_role!(charge, $role, $field); )*)?
+                    } )*
+                }
+                None
+            }
+
+            /// The target of a direct branch: its `pc` or `back` operand.
+            pub(crate) fn branch_target(&self) -> Option<u32> {
+                match self {
+                    $( Op::$name $({ $($field),* })? => {
+                        $($( let _ = &$field; )*)?
+                        $($( op_role!(target, $role, $field); )*)?
                     } )*
                 }
                 None
@@ -766,6 +795,15 @@ macro_rules! op_role {
     };
     (out, out, $f:ident) => {
         return Some($f)
+    };
+    (charge, charge, $f:ident) => {
+        return Some($f)
+    };
+    (target, pc, $f:ident) => {
+        return Some(*$f)
+    };
+    (target, back, $f:ident) => {
+        return Some(*$f)
     };
     ($want:ident, $role:ident, $f:ident) => {};
 }

@@ -67,7 +67,7 @@ impl Emitter {
         self.code.pop()
     }
 
-    /// The op at `pc`, to patch a branch target, a refund or a fuel count.
+    /// The op at `pc`, to patch a branch target, a refund, a charge or a fuel count.
     ///
     /// Panics if `pc` was not emitted (a translator bug, never input-dependent).
     pub(super) fn op_mut(&mut self, pc: usize) -> &mut Op {
@@ -79,14 +79,40 @@ impl Emitter {
         self.cum[pc]
     }
 
-    /// The code and its side tables: `(code, cum, idx)`, of equal length.
+    /// The code and its side tables: `(code, cum, rem, idx)`, of equal length, with every
+    /// direct branch's `charge` completed.
     /// The vectors are trimmed to their length: [`Emitter::with_capacity`] may have reserved
     /// more than the function needed.
-    pub(super) fn finish(mut self) -> (Vec<Op>, Vec<u32>, Vec<u32>) {
+    pub(super) fn finish(mut self) -> (Vec<Op>, Vec<u32>, Vec<u32>, Vec<u32>) {
         self.code.shrink_to_fit();
         self.cum.shrink_to_fit();
         self.idx.shrink_to_fit();
-        (self.code, self.cum, self.idx)
+        // Each op's `rem`: the count of its block (the last `Fuel` before it) minus its `cum`,
+        // wrapping for the ops emitted at an `end` that a branch targets, whose `cum` still
+        // includes that `end` although it moved to the next block (the executor adds `rem`
+        // back as a signed difference).
+        let mut rem = Vec::with_capacity(self.code.len());
+        let mut n = 0u32;
+        for (op, &cum) in self.code.iter().zip(&self.cum) {
+            if let Op::Fuel { n: block, .. } = *op {
+                n = block;
+            }
+            rem.push(n.wrapping_sub(cum));
+        }
+        // Each direct branch's charge: its target block's count, plus the negative rest of its
+        // own block that `close_block` put there. Every label opens a fuel block, so every
+        // target is a `Fuel`.
+        for pc in 0..self.code.len() {
+            let Some(t) = self.code[pc].branch_target() else { continue };
+            let Op::Fuel { n, .. } = self.code[t as usize] else {
+                unreachable!("the branch at pc {pc} targets pc {t}, which is not a fuel block")
+            };
+            if let Some(c) = self.code[pc].charge_mut() {
+                // Both parts are at most `MAX_FUEL_BLOCK` (`i32::MAX`) in size.
+                *c += n as i32;
+            }
+        }
+        (self.code, self.cum, rem, self.idx)
     }
 }
 
@@ -106,8 +132,25 @@ mod tests {
         assert_eq!(e.cum(1), 1);
         assert_eq!(e.pop(), Some(Op::Const32 { dst: 3, value: 7 }));
         assert_eq!(e.pop(), None, "nothing before the label is removed");
-        let (code, cum, idx) = e.finish();
-        assert_eq!((code.len(), cum, idx), (1, alloc::vec![0], alloc::vec![0]));
+        let (code, cum, rem, idx) = e.finish();
+        assert_eq!((code.len(), cum, rem, idx), (1, alloc::vec![0], alloc::vec![0], alloc::vec![0]));
+    }
+
+    #[test]
+    fn finishing_completes_charges_and_rests() {
+        // Two fuel blocks of 4 and 6 instructions; a `br_if` as the 2nd instruction of the
+        // first (2 of its instructions left: `close_block` stored -2) to the second, and a
+        // `br` as the 6th of the second back to the first.
+        let mut e = Emitter::default();
+        e.push(Op::Fuel { n: 4, first: 0 }, 0, 0);
+        e.push(Op::BrIf { cond: 0, pc: 3, charge: -2 }, 2, 1);
+        e.push(Op::Copy { dst: 1, src: 0 }, 4, 3);
+        e.push(Op::Fuel { n: 6, first: 4 }, 0, 4);
+        e.push(Op::BrLoop { pc: 0, charge: 0 }, 6, 9);
+        let (code, _, rem, _) = e.finish();
+        assert_eq!(code[1], Op::BrIf { cond: 0, pc: 3, charge: 6 - 2 });
+        assert_eq!(code[4], Op::BrLoop { pc: 0, charge: 4 });
+        assert_eq!(rem, alloc::vec![4, 2, 0, 6, 0]);
     }
 
     #[test]
@@ -121,13 +164,13 @@ mod tests {
     fn a_hot_compare_and_branch_is_stored_specialised() {
         use crate::wasm::ir::Binop;
         let mut e = Emitter::default();
-        let generic = Op::BrIfLoopCmpImm { op: Binop::I32Ne, a: 4, imm: 10, pc: 7, refund: 2 };
+        let generic = Op::BrIfLoopCmpImm { op: Binop::I32Ne, a: 4, imm: 10, pc: 7, charge: 2 };
         e.push(generic, 1, 0);
         let stored = e.last_mut().copied();
-        assert_eq!(stored, Some(Op::BrIfLoopI32NeImm { a: 4, imm: 10, pc: 7, refund: 2 }));
+        assert_eq!(stored, Some(Op::BrIfLoopI32NeImm { a: 4, imm: 10, pc: 7, charge: 2 }));
         assert_eq!(stored.map(Op::generic), Some(generic), "the generic form comes back for peepholes");
         // A comparison outside the hot list keeps its generic op.
-        let cold = Op::BrIfCmp { op: Binop::F64Lt, a: 0, b: 1, pc: 3, refund: 0 };
+        let cold = Op::BrIfCmp { op: Binop::F64Lt, a: 0, b: 1, pc: 3, charge: 0 };
         assert_eq!(cold.specialize(), cold);
     }
 }

@@ -24,6 +24,11 @@ mod pure;
 mod simd;
 
 use emit::Emitter;
+
+/// The most instructions one fuel block may count (`Limit::FuelBlock`): a branch's `charge`
+/// (the target block's count minus the rest of its own) then fits an `i32`. A block is
+/// straight-line code, so only a function body of more than 2 GiB could reach it.
+const MAX_FUEL_BLOCK: u32 = i32::MAX as u32;
 use pure::Pure;
 use simd::SimdOp;
 
@@ -88,7 +93,8 @@ struct Translator<'m> {
     count: u32,
     /// Function-relative index of the instruction being translated.
     instr: u32,
-    /// Conditional branches of the open fuel block, to patch with their refunds.
+    /// Conditional branches of the open fuel block, to patch with the rest of the block that
+    /// a taken one hands back (their `refund`, or the first part of their `charge`).
     refunds: Vec<usize>,
 }
 
@@ -204,6 +210,9 @@ pub(crate) fn translate_function(
         };
         wide |= is_simd(ins.op);
         t.op(&ins);
+        if t.count > MAX_FUEL_BLOCK {
+            return Err(LoadError::limit(offset, Limit::FuelBlock(MAX_FUEL_BLOCK.into()), t.count.into()));
+        }
         if t.max_height as u64 + t.f.num_locals as u64 > frame_limit {
             return Err(LoadError::limit(
                 offset,
@@ -215,7 +224,7 @@ pub(crate) fn translate_function(
     if !fv.finished() {
         return Err(r.error(Invalid::EndExpected));
     }
-    (t.f.code, t.f.cum, t.f.idx) = t.e.finish();
+    (t.f.code, t.f.cum, t.f.rem, t.f.idx) = t.e.finish();
     t.f.instr_offsets.shrink_to_fit();
     t.f.wide = wide;
     t.f.frame_size = t.f.num_locals + t.max_height;
@@ -240,15 +249,20 @@ impl<'m> Translator<'m> {
         for i in 0..self.refunds.len() {
             let site = self.refunds[i];
             let rest = self.count - self.e.cum(site);
-            if let Some(r) = self.e.op_mut(site).refund_mut() {
+            let op = self.e.op_mut(site);
+            if let Some(r) = op.refund_mut() {
                 *r = rest;
+            } else if let Some(c) = op.charge_mut() {
+                // The target block's count is added when the function is finished
+                // (`Emitter::finish`); no block exceeds `MAX_FUEL_BLOCK`, so this fits.
+                *c = -(rest as i32);
             }
         }
         self.refunds.clear();
         self.count = 0;
     }
 
-    /// Emits a conditional branch and records it for its refund.
+    /// Emits a conditional branch and records it, to patch with the rest of its block.
     fn emit_cond(&mut self, op: Op) -> usize {
         let pc = self.emit(op);
         self.refunds.push(pc);
@@ -468,10 +482,10 @@ impl<'m> Translator<'m> {
                 self.emit(Op::Return { src: t.src, n: t.n });
             }
             TargetKind::Loop if !moves => {
-                self.emit(Op::BrLoop { pc: t.pc });
+                self.emit(Op::BrLoop { pc: t.pc, charge: 0 });
             }
             TargetKind::Block if !moves => {
-                let pc = self.emit(Op::Br { pc: u32::MAX });
+                let pc = self.emit(Op::Br { pc: u32::MAX, charge: 0 });
                 self.add_patch(ci, Patch::Op(pc));
             }
             _ => {
@@ -485,7 +499,7 @@ impl<'m> Translator<'m> {
         let fused = self.take_condition(cond);
         let (ci, t) = self.branch_target(depth);
         let moves = t.n > 0 && t.src != t.dst;
-        let (pc, refund) = (t.pc, 0);
+        let (pc, charge) = (t.pc, 0);
         match (t.kind, fused) {
             (TargetKind::Loop, Some(Op::Binop { op, a, b, .. })) if !moves => {
                 match self.take_increment(op, a) {
@@ -493,19 +507,19 @@ impl<'m> Translator<'m> {
                         self.emit_cond(make(a, step, b, pc));
                     }
                     None => {
-                        self.emit_cond(Op::BrIfLoopCmp { op, a, b, pc, refund });
+                        self.emit_cond(Op::BrIfLoopCmp { op, a, b, pc, charge });
                     }
                 }
             }
             (TargetKind::Loop, Some(Op::BinopImm { op, a, imm, .. })) if !moves => {
-                self.emit_cond(Op::BrIfLoopCmpImm { op, a, imm, pc, refund });
+                self.emit_cond(Op::BrIfLoopCmpImm { op, a, imm, pc, charge });
             }
             (TargetKind::Block, Some(Op::Binop { op, a, b, .. })) if !moves => {
-                let pc = self.emit_cond(Op::BrIfCmp { op, a, b, pc, refund });
+                let pc = self.emit_cond(Op::BrIfCmp { op, a, b, pc, charge });
                 self.add_patch(ci, Patch::Op(pc));
             }
             (TargetKind::Block, Some(Op::BinopImm { op, a, imm, .. })) if !moves => {
-                let pc = self.emit_cond(Op::BrIfCmpImm { op, a, imm, pc, refund });
+                let pc = self.emit_cond(Op::BrIfCmpImm { op, a, imm, pc, charge });
                 self.add_patch(ci, Patch::Op(pc));
             }
             (kind, fused) => {
@@ -515,15 +529,15 @@ impl<'m> Translator<'m> {
                 }
                 match kind {
                     TargetKind::Loop if !moves => {
-                        self.emit_cond(Op::BrIfLoop { cond, pc, refund });
+                        self.emit_cond(Op::BrIfLoop { cond, pc, charge });
                     }
                     TargetKind::Block if !moves => {
-                        let pc = self.emit_cond(Op::BrIf { cond, pc, refund });
+                        let pc = self.emit_cond(Op::BrIf { cond, pc, charge });
                         self.add_patch(ci, Patch::Op(pc));
                     }
                     _ => {
                         let i = self.push_target(ci, t);
-                        self.emit_cond(Op::BrIfTarget { cond, t: i, refund });
+                        self.emit_cond(Op::BrIfTarget { cond, t: i, refund: 0 });
                     }
                 }
             }
@@ -660,7 +674,7 @@ impl<'m> Translator<'m> {
                 self.close_block();
             }
             O::BrIf => {
-                // The fallthrough continues the fuel block; a taken branch gets the refund.
+                // The fallthrough continues the fuel block; a taken branch hands back the rest.
                 let cond = self.pop();
                 self.emit_br_if(ins.index(), cond);
             }
@@ -909,15 +923,15 @@ impl<'m> Translator<'m> {
         let cond = self.pop();
         let fused = self.take_condition(cond);
         self.materialize_all();
-        let (pc, refund) = (u32::MAX, 0);
+        let (pc, charge) = (u32::MAX, 0);
         let j = match fused {
-            Some(Op::Binop { op, a, b, .. }) => self.emit_cond(Op::JumpIfNotCmp { op, a, b, pc, refund }),
+            Some(Op::Binop { op, a, b, .. }) => self.emit_cond(Op::JumpIfNotCmp { op, a, b, pc, charge }),
             Some(Op::BinopImm { op, a, imm, .. }) => {
-                self.emit_cond(Op::JumpIfNotCmpImm { op, a, imm, pc, refund })
+                self.emit_cond(Op::JumpIfNotCmpImm { op, a, imm, pc, charge })
             }
-            _ => self.emit_cond(Op::JumpIfZero { cond, pc, refund }),
+            _ => self.emit_cond(Op::JumpIfZero { cond, pc, charge }),
         };
-        // The then-arm continues the fuel block; the false path gets the refund.
+        // The then-arm continues the fuel block; the false path hands back the rest.
         self.push_ctrl(CtrlKind::If, bt, 0);
         self.ctrls.last_mut().expect("just pushed").if_jump = Some(j);
     }
@@ -932,7 +946,7 @@ impl<'m> Translator<'m> {
         let (base, params, results) = (c.base, c.params, c.results);
         if self.reachable {
             self.materialize_top(results);
-            let pc = self.emit(Op::Jump { pc: u32::MAX });
+            let pc = self.emit(Op::Jump { pc: u32::MAX, charge: 0 });
             let ci = self.ctrls.len() - 1;
             self.add_patch(ci, Patch::Op(pc));
         }

@@ -48,9 +48,9 @@ impl Translator<'_> {
     /// superinstruction's constructor and the step.
     pub(super) fn take_increment(&mut self, op: ir::Binop, i: Slot) -> Option<(MakeIncBranch, i16)> {
         let make: MakeIncBranch = match op {
-            ir::Binop::I32LtU => |i, step, n, pc| Op::IncBrIfLoopLtU { i, step, n, pc, refund: 0 },
-            ir::Binop::I32LtS => |i, step, n, pc| Op::IncBrIfLoopLtS { i, step, n, pc, refund: 0 },
-            ir::Binop::I32Ne => |i, step, n, pc| Op::IncBrIfLoopNe { i, step, n, pc, refund: 0 },
+            ir::Binop::I32LtU => |i, step, n, pc| Op::IncBrIfLoopLtU { i, step, n, pc, charge: 0 },
+            ir::Binop::I32LtS => |i, step, n, pc| Op::IncBrIfLoopLtS { i, step, n, pc, charge: 0 },
+            ir::Binop::I32Ne => |i, step, n, pc| Op::IncBrIfLoopNe { i, step, n, pc, charge: 0 },
             _ => return None,
         };
         let Op::BinopImm { op: ir::Binop::I32Add, dst, a, imm } = self.e.last_mut()?.generic() else {
