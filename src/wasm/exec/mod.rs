@@ -713,7 +713,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             }
             // Only precise mode reads `block_base` (`exhausted!`, the per-op check), and it
             // always arrives through this op. The fast loop writes it too: without the write its
-            // host instructions rose by 15 to 28 % (docs/speed.md, "Fuel charged by the branch").
+            // host instructions rose by 6 to 11 % (docs/speed.md, "Fuel charged by the branch").
             block_base = counters.instructions;
             counters.instructions += $n as u64;
         }};
