@@ -410,7 +410,7 @@ fn invalid_module_offset() {
 /// memory writes done by then are exactly the stores the unlimited run made within its first
 /// `budget` instructions (the observer reports each store's exact instruction count). This
 /// exercises the precise mode at every position: inside fuel blocks, after taken and untaken
-/// conditional branches (refunds), across calls and returns.
+/// conditional branches (which charge the block they land in), across calls and returns.
 #[test]
 fn every_budget_prefix_is_exact() {
     let wat = r#"(module (memory 1)

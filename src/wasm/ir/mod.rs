@@ -12,8 +12,9 @@
 //! local's slot directly.
 //!
 //! Instructions are counted per *fuel block*: every straight-line run of Wasm instructions
-//! starts with a [`Op::Fuel`] that charges the whole run. Each op also has its position
-//! inside the run (`cum`), so the exact count is known at a trap, at a write (for observers) and
+//! starts with a [`Op::Fuel`] that charges the whole run, or a taken branch charges it (its
+//! `charge`). Each op also has its position inside the run (`cum`, and `rem`, the instructions
+//! of the run after it), so the exact count is known at a trap, at a write (for observers) and
 //! at the exact point where the budget runs out (docs/counting.md).
 
 pub(crate) mod simd;

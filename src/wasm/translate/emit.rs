@@ -147,10 +147,16 @@ mod tests {
         e.push(Op::Copy { dst: 1, src: 0 }, 4, 3);
         e.push(Op::Fuel { n: 6, first: 4 }, 0, 4);
         e.push(Op::BrLoop { pc: 0, charge: 0 }, 6, 9);
+        // A copy emitted at an `end` that the next block took over (its `cum` is one past
+        // its block's count), then a `Jump` that ends an empty block into the first.
+        e.push(Op::Copy { dst: 1, src: 0 }, 7, 10);
+        e.push(Op::Fuel { n: 0, first: 11 }, 0, 11);
+        e.push(Op::Jump { pc: 0, charge: 0 }, 0, 11);
         let (code, _, rem, _) = e.finish();
         assert_eq!(code[1], Op::BrIf { cond: 0, pc: 3, charge: 6 - 2 });
         assert_eq!(code[4], Op::BrLoop { pc: 0, charge: 4 });
-        assert_eq!(rem, alloc::vec![4, 2, 0, 6, 0]);
+        assert_eq!(code[7], Op::Jump { pc: 0, charge: 4 });
+        assert_eq!(rem, alloc::vec![4, 2, 0, 6, 0, u32::MAX, 0, 0]);
     }
 
     #[test]

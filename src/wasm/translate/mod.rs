@@ -91,11 +91,14 @@ struct Translator<'m> {
     fuel_pc: Option<usize>,
     /// Instructions counted in the open block.
     count: u32,
+    /// The largest count of a closed fuel block (checked against `MAX_FUEL_BLOCK`: an
+    /// instruction may close the block it ends, which resets `count`).
+    longest: u32,
     /// Function-relative index of the instruction being translated.
     instr: u32,
     /// Conditional branches of the open fuel block, to patch with the rest of the block that
     /// a taken one hands back (their `refund`, or the first part of their `charge`).
-    refunds: Vec<usize>,
+    rest_sites: Vec<usize>,
 }
 
 /// The op that writes an immediate to a slot: `i32`s zero-extended (the slot encoding),
@@ -116,14 +119,14 @@ fn is_simd(op: Operator) -> bool {
 }
 
 /// Working buffers that the translation of one module reuses from function to function (each
-/// function starts with them empty): the translator's operand and control stacks, its refund
-/// sites and the validator's operand types. Without them every small function paid for
+/// function starts with them empty): the translator's operand and control stacks, its
+/// conditional branch sites and the validator's operand types. Without them every small function paid for
 /// growing each from nothing.
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
     stack: Vec<Opnd>,
     ctrls: Vec<Ctrl>,
-    refunds: Vec<usize>,
+    rest_sites: Vec<usize>,
     operands: Vec<Option<ValType>>,
 }
 
@@ -177,9 +180,10 @@ pub(crate) fn translate_function(
         reachable: true,
         fuel_pc: None,
         count: 0,
+        longest: 0,
         instr: 0,
         e: Emitter::with_capacity(expect),
-        refunds: core::mem::take(&mut scratch.refunds),
+        rest_sites: core::mem::take(&mut scratch.rest_sites),
     };
     t.ctrls.push(Ctrl {
         kind: CtrlKind::Func,
@@ -210,8 +214,9 @@ pub(crate) fn translate_function(
         };
         wide |= is_simd(ins.op);
         t.op(&ins);
-        if t.count > MAX_FUEL_BLOCK {
-            return Err(LoadError::limit(offset, Limit::FuelBlock(MAX_FUEL_BLOCK.into()), t.count.into()));
+        let block = t.count.max(t.longest);
+        if block > MAX_FUEL_BLOCK {
+            return Err(LoadError::limit(offset, Limit::FuelBlock(MAX_FUEL_BLOCK.into()), block.into()));
         }
         if t.max_height as u64 + t.f.num_locals as u64 > frame_limit {
             return Err(LoadError::limit(
@@ -229,10 +234,10 @@ pub(crate) fn translate_function(
     t.f.wide = wide;
     t.f.frame_size = t.f.num_locals + t.max_height;
     t.f.getter = if t.f.instr_offsets.len() == 2 { getter } else { None };
-    (scratch.stack, scratch.ctrls, scratch.refunds) = (t.stack, t.ctrls, t.refunds);
+    (scratch.stack, scratch.ctrls, scratch.rest_sites) = (t.stack, t.ctrls, t.rest_sites);
     scratch.stack.clear();
     scratch.ctrls.clear();
-    scratch.refunds.clear();
+    scratch.rest_sites.clear();
     scratch.operands = fv.into_operands();
     Ok(t.f)
 }
@@ -246,8 +251,8 @@ impl<'m> Translator<'m> {
         {
             *n = self.count;
         }
-        for i in 0..self.refunds.len() {
-            let site = self.refunds[i];
+        for i in 0..self.rest_sites.len() {
+            let site = self.rest_sites[i];
             let rest = self.count - self.e.cum(site);
             let op = self.e.op_mut(site);
             if let Some(r) = op.refund_mut() {
@@ -258,14 +263,15 @@ impl<'m> Translator<'m> {
                 *c = -(rest as i32);
             }
         }
-        self.refunds.clear();
+        self.rest_sites.clear();
+        self.longest = self.longest.max(self.count);
         self.count = 0;
     }
 
     /// Emits a conditional branch and records it, to patch with the rest of its block.
     fn emit_cond(&mut self, op: Op) -> usize {
         let pc = self.emit(op);
-        self.refunds.push(pc);
+        self.rest_sites.push(pc);
         // Nothing may be rewritten across a branch.
         self.e.label();
         pc
