@@ -455,7 +455,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
     // or by a branch that charged it.
     macro_rules! exact {
         () => {
-            counters.instructions.wrapping_sub(body.rem[pc] as i32 as i64 as u64)
+            count_at(counters.instructions, body.rem[pc])
         };
     }
     macro_rules! save {
@@ -646,7 +646,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
     // The exact instruction count, for an observer's event (computed only when it is enabled).
     macro_rules! at {
         () => {
-            |now: u64| now.wrapping_sub(body.rem[pc] as i32 as i64 as u64)
+            |now: u64| count_at(now, body.rem[pc])
         };
     }
     // The value of a memory or table access, or its trap.
@@ -989,6 +989,14 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
         super::ir::dispatch_op!(code[pc], exec_op);
         pc += 1;
     }
+}
+
+/// The exact count at an op whose block is charged up to `charged`, the op having `rem`
+/// instructions of its block after it (`CompiledFunc::rem`, a signed difference: an op emitted
+/// at an `end` that the next block took over is one instruction past its block).
+#[inline(always)]
+fn count_at(charged: u64, rem: u32) -> u64 {
+    charged.wrapping_sub(rem as i32 as i64 as u64)
 }
 
 /// The count of the fuel block whose `Fuel` op is at `t` (a direct branch's target).
