@@ -428,11 +428,112 @@ fn every_budget_prefix_is_exact() {
           end
         end
         (local.get 2)))"#;
+    let (full, _) = assert_every_budget_prefix(wat, 7);
+    assert_eq!(full, Value::I32(2 + 4 + 6));
+}
+
+/// The same for the branches whose charge is in their target entry (docs/counting.md, "Fuel
+/// blocks"): a `br_table` to a block and to the function label, a `br_if` and a `br` that carry
+/// a value to a block, and a `br_if` that returns a value. The counts are by hand: an iteration
+/// runs `A` (7 instructions the first time, `loop` included, then 6), `B` (8), `C` (4, even `i`
+/// only; odd `i` take the `br_if` past it) and `D` (13, then 6 unless `s > 40` returns).
+#[test]
+fn every_budget_prefix_is_exact_through_branch_targets() {
+    let wat = r#"(module (memory 1)
+      (func (export "run") (param $n i32) (result i32) (local $i i32) (local $s i32)
+        loop $l                     ;; A: 1
+          block $b (result i32)     ;; 2
+            local.get $s            ;; 3
+            local.get $i            ;; 4
+            local.get $n            ;; 5
+            i32.ge_u                ;; 6
+            br_table $b 2           ;; 7: i < n → $b carrying s; else return s
+          end                       ;; B: 1
+          block $c (result i32)     ;; 2
+            i32.const 5             ;; 3
+            local.get $i            ;; 4
+            local.get $i            ;; 5
+            i32.const 1             ;; 6
+            i32.and                 ;; 7
+            br_if $c                ;; 8: odd i → $c carrying i (moved down one slot)
+            i32.add                 ;; C: 1
+            i32.const 1             ;; 2
+            i32.const 2             ;; 3
+            br $c                   ;; 4: carrying 2 (moved down one slot)
+          end                       ;; D: 1
+          i32.add                   ;; 2
+          local.set $s              ;; 3
+          (i32.store (i32.shl (local.get $i) (i32.const 2)) (local.get $s)) ;; 4-8
+          local.get $s              ;; 9
+          local.get $s              ;; 10
+          i32.const 40              ;; 11
+          i32.gt_u                  ;; 12
+          br_if 1                   ;; 13: s > 40 → return s
+          drop                      ;; 14
+          local.get $i              ;; 15
+          i32.const 1               ;; 16
+          i32.add                   ;; 17
+          local.set $i              ;; 18
+          br $l                     ;; 19
+        end
+        unreachable))"#;
+    // run(5): s = 2, 3, 5, 8, 10 after i = 0..4 (even i add 2, odd i add i); i = 5 returns
+    // it through the `br_table` (A, then the final `end`).
+    // Iterations: 7+8+4+19 = 38; 6+8+19 = 33 (odd); 6+8+4+19 = 37 (even); then 6 + 1.
+    let (full, c) = assert_every_budget_prefix(wat, 5);
+    assert_eq!(full, Value::I32(10));
+    assert_eq!(c, counters(38 + 33 + 37 + 33 + 37 + 7, 0, 0, 1, 5 * 3 + 1, 5, 0, 5));
+    // run(20): s passes 40 at i = 11 (37 + 11 = 48), which returns through the `br_if` after
+    // A, B and D up to the branch, then the final `end`: 6 + 8 + 13 + 1.
+    let (full, c) = assert_every_budget_prefix(wat, 20);
+    assert_eq!(full, Value::I32(48));
+    assert_eq!(c, counters(38 + 5 * 33 + 5 * 37 + 28, 0, 0, 1, 11 * 3 + 3, 11, 0, 12));
+}
+
+/// The store events of one `run(5)` of the target above, counted by hand: store `i` writes
+/// `s` at `4 i` as the 8th instruction of D.
+#[test]
+fn store_counts_after_branch_targets() {
+    let wat = r#"(module (memory 1)
+      (func (export "run") (param $n i32) (result i32) (local $i i32) (local $s i32)
+        loop $l
+          block $b (result i32)
+            (br_table $b 2 (local.get $s) (i32.ge_u (local.get $i) (local.get $n)))
+          end
+          block $c (result i32)
+            (br_if $c (i32.const 5) (local.get $i) (i32.and (local.get $i) (i32.const 1)))
+            i32.add
+            (br $c (i32.const 1) (i32.const 2))
+          end
+          i32.add
+          local.set $s
+          (i32.store (i32.shl (local.get $i) (i32.const 2)) (local.get $s))
+          (br_if 1 (local.get $s) (i32.gt_u (local.get $s) (i32.const 40)))
+          drop
+          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+          br $l
+        end
+        unreachable))"#;
     let (mut store, inst, _) = instance(wat);
     let f = store.get_func(inst, "run").unwrap();
     let mut rec = Recorder::default();
-    let full = store.call_observed(f, &[Value::I32(7)], &mut rec).unwrap();
-    assert_eq!(full, vec![Value::I32(2 + 4 + 6)]);
+    assert_eq!(store.call_observed(f, &[Value::I32(5)], &mut rec).unwrap(), vec![Value::I32(10)]);
+    // Each iteration's store: after A (7, then 6), B (8), C (4, even i) and 8 of D; the
+    // iterations before it took 38, 33, 37, 33.
+    let expected = ["store 0+4 @27", "store 4+4 @60", "store 8+4 @97", "store 12+4 @130", "store 16+4 @167"];
+    assert_eq!(rec.events.iter().filter(|e| e.starts_with("store")).collect::<Vec<_>>(), expected);
+    assert_eq!(store.counters().instructions, 185);
+}
+
+/// Runs the export `run` of `wat` on `arg` without a budget, then at every budget below its
+/// total: each stops after exactly that many instructions, with exactly the stores the full
+/// run made by then; the budget of the total runs it whole again. Returns the result and the
+/// full run's counters.
+fn assert_every_budget_prefix(wat: &str, arg: i32) -> (Value, Counters) {
+    let (mut store, inst, _) = instance(wat);
+    let f = store.get_func(inst, "run").unwrap();
+    let mut rec = Recorder::default();
+    let full = store.call_observed(f, &[Value::I32(arg)], &mut rec).unwrap();
     let total = store.counters().instructions;
     let full_counters = *store.counters();
     let store_at: Vec<u64> = rec
@@ -445,7 +546,7 @@ fn every_budget_prefix_is_exact() {
     for budget in 1..total {
         store.reset_counters();
         store.set_budget(Some(budget));
-        let r = store.call(f, &[Value::I32(7)]);
+        let r = store.call(f, &[Value::I32(arg)]);
         assert!(matches!(r, Err(ExecError::BudgetExhausted { .. })), "budget {budget}: {r:?}");
         let c = store.counters();
         assert_eq!(c.instructions, budget);
@@ -454,6 +555,7 @@ fn every_budget_prefix_is_exact() {
     }
     store.reset_counters();
     store.set_budget(Some(total));
-    assert_eq!(store.call(f, &[Value::I32(7)]).unwrap(), full);
+    assert_eq!(store.call(f, &[Value::I32(arg)]).unwrap(), full);
     assert_eq!(*store.counters(), full_counters);
+    (full[0], full_counters)
 }

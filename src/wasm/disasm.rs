@@ -90,7 +90,9 @@ fn write_side_table(out: &mut String, f: &CompiledFunc, op: &Op) -> core::fmt::R
 fn write_target(out: &mut String, t: Option<&BranchTarget>) -> core::fmt::Result {
     let Some(t) = t else { return out.write_str("?") };
     match t.kind {
-        super::ir::TargetKind::Return => write!(out, "[return s{}..+{}]", t.src, t.n),
-        kind => write!(out, "[{kind:?} @{} move s{}..+{} to s{}]", t.pc, t.src, t.n, t.dst),
+        super::ir::TargetKind::Return => write!(out, "[return s{}..+{} charge={}]", t.src, t.n, t.charge),
+        kind => {
+            write!(out, "[{kind:?} @{} move s{}..+{} to s{} charge={}]", t.pc, t.src, t.n, t.dst, t.charge)
+        }
     }
 }

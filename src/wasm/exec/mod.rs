@@ -579,13 +579,33 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             }
         }};
     }
-    // A taken branch to `targets[$t]`.
+    // A taken branch to the fuel block at `$t` that charges `$charge` (the target block's
+    // count minus the rest of this one): past the target's `Fuel` when the target block fits
+    // the budget, else onto it with the rest handed back.
+    macro_rules! land {
+        ($t:expr, $charge:expr) => {{
+            let t = $t as usize;
+            let c = counters.instructions.wrapping_add(i64::from($charge) as u64);
+            if precise || c > limit {
+                counters.instructions = c - fuel_of(code, t);
+                pc = t;
+            } else {
+                counters.instructions = c;
+                pc = t + 1;
+            }
+            continue;
+        }};
+    }
+    // A taken branch to `targets[$t]`, which charges like a direct one (`land!`) after moving
+    // the values it carries.
     macro_rules! branch {
         ($t:expr) => {{
             let t = body.targets[$t as usize];
             counters.branches += 1;
             match t.kind {
                 TargetKind::Return => {
+                    // Hand back the rest of this block (a `br_if`'s; zero otherwise).
+                    counters.instructions = counters.instructions.wrapping_add(i64::from(t.charge) as u64);
                     if counters.instructions >= limit {
                         let _ = exact!();
                         counters.instructions = limit;
@@ -604,27 +624,9 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                         counters.loop_iterations += 1;
                         obs.loop_iteration();
                     }
-                    pc = t.pc as usize;
-                    continue;
+                    land!(t.pc, t.charge);
                 }
             }
-        }};
-    }
-    // A taken branch to the fuel block at `$t` that charges `$charge` (the target block's
-    // count minus the rest of this one): past the target's `Fuel` when the target block fits
-    // the budget, else onto it with the rest handed back.
-    macro_rules! land {
-        ($t:expr, $charge:expr) => {{
-            let t = $t as usize;
-            let c = counters.instructions.wrapping_add(i64::from($charge) as u64);
-            if precise || c > limit {
-                counters.instructions = c - fuel_of(code, t);
-                pc = t;
-            } else {
-                counters.instructions = c;
-                pc = t + 1;
-            }
-            continue;
         }};
     }
     // A taken branch to a block.
@@ -795,9 +797,8 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 taken_loop!($t, $charge);
             }
         }};
-        (BrIfTarget { $cond:ident, $t:ident, $refund:ident }) => {{
+        (BrIfTarget { $cond:ident, $t:ident }) => {{
             if get!(u32, $cond) != 0 {
-                counters.instructions -= $refund as u64;
                 branch!($t);
             }
         }};

@@ -313,6 +313,12 @@ pub(crate) struct BranchTarget {
     pub dst: Slot,
     /// Number of values carried.
     pub n: u32,
+    /// What the branch adds to the instruction count when taken: for a `Block` or `Loop`
+    /// target, the count of the fuel block it lands in (whose `Fuel` it skips) minus the
+    /// instructions of the branch's own block after it; for `Return`, minus those
+    /// instructions alone (the final `end` is charged by the return). Completed by the
+    /// translator's emitter (docs/counting.md, "Fuel blocks").
+    pub charge: i32,
 }
 
 /// The kind of a [`BranchTarget`].
@@ -338,8 +344,6 @@ pub(crate) enum TargetKind {
 /// * `charge`: what a taken direct branch adds to the instruction count: the count of the
 ///   fuel block it lands in, whose [`Op::Fuel`] it skips, minus the instructions of its own
 ///   block after it, charged but not run ([`Op::charge_mut`]; docs/counting.md, "Fuel blocks");
-/// * `refund`: instructions a taken [`Op::BrIfTarget`] hands back ([`Op::refund_mut`]); it
-///   lands on its target's `Fuel`;
 /// * `kind`: which operation of a family (an enum such as [`Binop`]);
 /// * `imm`: any other immediate: an index, a count, constant bits, a static memory offset.
 ///
@@ -393,7 +397,7 @@ macro_rules! op_table {
             /// `br_if` to a loop, nothing to move.
             BrIfLoop { cond: Slot = src, pc: u32 = back, charge: i32 = charge };
             /// `br_if` with values to move or to the function label.
-            BrIfTarget { cond: Slot = src, t: u32 = imm, refund: u32 = refund };
+            BrIfTarget { cond: Slot = src, t: u32 = imm };
             /// `br_table`: `targets[start .. start + len]`, the last one the default.
             BrTable { index: Slot = src, start: u32 = imm, len: u32 = imm };
             /// `return` (a branch; the final `end` is charged when it runs).
@@ -715,17 +719,6 @@ macro_rules! define_op {
                 }
             }
 
-            /// The refund of a taken [`Op::BrIfTarget`]: its `refund` operand.
-            pub(crate) fn refund_mut(&mut self) -> Option<&mut u32> {
-                match self {
-                    $( Op::$name $({ $($field),* })? => {
-                        $($( let _ = &$field; )*)?
-                        $($( op_role!(refund, $role, $field); )*)?
-                    } )*
-                }
-                None
-            }
-
             /// The charge of a taken direct branch (see [`Op`]): its `charge` operand.
             pub(crate) fn charge_mut(&mut self) -> Option<&mut i32> {
                 match self {
@@ -788,9 +781,6 @@ macro_rules! define_op {
 
 /// One operand of a generated accessor: returns it when its role is the one wanted.
 macro_rules! op_role {
-    (refund, refund, $f:ident) => {
-        return Some($f)
-    };
     (pc, pc, $f:ident) => {
         return Some($f)
     };

@@ -10,7 +10,7 @@
 
 use alloc::vec::Vec;
 
-use crate::wasm::ir::Op;
+use crate::wasm::ir::{BranchTarget, Op, TargetKind};
 
 /// The code of one function being emitted, with its `cum` and `idx` side tables.
 #[derive(Debug, Default)]
@@ -67,7 +67,7 @@ impl Emitter {
         self.code.pop()
     }
 
-    /// The op at `pc`, to patch a branch target, a refund, a charge or a fuel count.
+    /// The op at `pc`, to patch a branch target, a charge or a fuel count.
     ///
     /// Panics if `pc` was not emitted (a translator bug, never input-dependent).
     pub(super) fn op_mut(&mut self, pc: usize) -> &mut Op {
@@ -80,10 +80,11 @@ impl Emitter {
     }
 
     /// The code and its side tables: `(code, cum, rem, idx)`, of equal length, with every
-    /// direct branch's `charge` completed.
+    /// direct branch's `charge` completed, and that of every entry of `targets` (the
+    /// function's branch targets) that lands on a fuel block.
     /// The vectors are trimmed to their length: [`Emitter::with_capacity`] may have reserved
     /// more than the function needed.
-    pub(super) fn finish(mut self) -> (Vec<Op>, Vec<u32>, Vec<u32>, Vec<u32>) {
+    pub(super) fn finish(mut self, targets: &mut [BranchTarget]) -> (Vec<Op>, Vec<u32>, Vec<u32>, Vec<u32>) {
         self.code.shrink_to_fit();
         self.cum.shrink_to_fit();
         self.idx.shrink_to_fit();
@@ -104,15 +105,29 @@ impl Emitter {
         // target is a `Fuel`.
         for pc in 0..self.code.len() {
             let Some(t) = self.code[pc].branch_target() else { continue };
-            let Op::Fuel { n, .. } = self.code[t as usize] else {
-                unreachable!("the branch at pc {pc} targets pc {t}, which is not a fuel block")
-            };
+            let n = self.fuel_at(t, pc);
             if let Some(c) = self.code[pc].charge_mut() {
                 // Both parts are at most `MAX_FUEL_BLOCK` (`i32::MAX`) in size.
                 *c += n as i32;
             }
         }
+        // Likewise the branches through the target table, except returns.
+        for (i, t) in targets.iter_mut().enumerate() {
+            if t.kind != TargetKind::Return {
+                t.charge += self.fuel_at(t.pc, i) as i32;
+            }
+        }
         (self.code, self.cum, rem, self.idx)
+    }
+
+    /// The count of the fuel block at `t`, the target of `from` (a pc or a target entry).
+    ///
+    /// Panics if `t` is not a `Fuel` op: every label opens a fuel block.
+    fn fuel_at(&self, t: u32, from: usize) -> u32 {
+        match self.code[t as usize] {
+            Op::Fuel { n, .. } => n,
+            _ => unreachable!("branch {from} targets pc {t}, which is not a fuel block"),
+        }
     }
 }
 
@@ -132,7 +147,7 @@ mod tests {
         assert_eq!(e.cum(1), 1);
         assert_eq!(e.pop(), Some(Op::Const32 { dst: 3, value: 7 }));
         assert_eq!(e.pop(), None, "nothing before the label is removed");
-        let (code, cum, rem, idx) = e.finish();
+        let (code, cum, rem, idx) = e.finish(&mut []);
         assert_eq!((code.len(), cum, rem, idx), (1, alloc::vec![0], alloc::vec![0], alloc::vec![0]));
     }
 
@@ -152,7 +167,7 @@ mod tests {
         e.push(Op::Copy { dst: 1, src: 0 }, 7, 10);
         e.push(Op::Fuel { n: 0, first: 11 }, 0, 11);
         e.push(Op::Jump { pc: 0, charge: 0 }, 0, 11);
-        let (code, _, rem, _) = e.finish();
+        let (code, _, rem, _) = e.finish(&mut []);
         assert_eq!(code[1], Op::BrIf { cond: 0, pc: 3, charge: 6 - 2 });
         assert_eq!(code[4], Op::BrLoop { pc: 0, charge: 4 });
         assert_eq!(code[7], Op::Jump { pc: 0, charge: 4 });

@@ -97,7 +97,8 @@ struct Translator<'m> {
     /// Function-relative index of the instruction being translated.
     instr: u32,
     /// Conditional branches of the open fuel block, to patch with the rest of the block that
-    /// a taken one hands back (their `refund`, or the first part of their `charge`).
+    /// a taken one does not run (the first part of its `charge`, or of its target entry's
+    /// for a [`Op::BrIfTarget`]).
     rest_sites: Vec<usize>,
 }
 
@@ -229,7 +230,7 @@ pub(crate) fn translate_function(
     if !fv.finished() {
         return Err(r.error(Invalid::EndExpected));
     }
-    (t.f.code, t.f.cum, t.f.rem, t.f.idx) = t.e.finish();
+    (t.f.code, t.f.cum, t.f.rem, t.f.idx) = t.e.finish(&mut t.f.targets);
     t.f.instr_offsets.shrink_to_fit();
     t.f.wide = wide;
     t.f.frame_size = t.f.num_locals + t.max_height;
@@ -254,13 +255,15 @@ impl<'m> Translator<'m> {
         for i in 0..self.rest_sites.len() {
             let site = self.rest_sites[i];
             let rest = self.count - self.e.cum(site);
-            let op = self.e.op_mut(site);
-            if let Some(r) = op.refund_mut() {
-                *r = rest;
-            } else if let Some(c) = op.charge_mut() {
-                // The target block's count is added when the function is finished
-                // (`Emitter::finish`); no block exceeds `MAX_FUEL_BLOCK`, so this fits.
-                *c = -(rest as i32);
+            // The target block's count is added when the function is finished
+            // (`Emitter::finish`); no block exceeds `MAX_FUEL_BLOCK`, so this fits.
+            let rest = -(rest as i32);
+            match self.e.op_mut(site) {
+                Op::BrIfTarget { t, .. } => self.f.targets[*t as usize].charge = rest,
+                op => match op.charge_mut() {
+                    Some(c) => *c = rest,
+                    None => unreachable!("a conditional branch without a charge (at pc {site})"),
+                },
             }
         }
         self.rest_sites.clear();
@@ -464,7 +467,7 @@ impl<'m> Translator<'m> {
         let dst = if kind == TargetKind::Return { 0 } else { self.temp_slot(c.base) };
         self.materialize_top(arity);
         let src = self.temp_slot(self.height() - arity);
-        (ci, BranchTarget { pc, kind, src, dst, n: arity })
+        (ci, BranchTarget { pc, kind, src, dst, n: arity, charge: 0 })
     }
 
     fn add_patch(&mut self, ci: usize, p: Patch) {
@@ -543,7 +546,7 @@ impl<'m> Translator<'m> {
                     }
                     _ => {
                         let i = self.push_target(ci, t);
-                        self.emit_cond(Op::BrIfTarget { cond, t: i, refund: 0 });
+                        self.emit_cond(Op::BrIfTarget { cond, t: i });
                     }
                 }
             }
