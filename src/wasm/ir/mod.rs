@@ -562,7 +562,7 @@ macro_rules! define_op {
             cmp { $($cmp $br $br_imm $lp $lp_imm),* } div { $($div $div_imm),* }
         }
         define_op! {
-            @gen
+            @gen ($d)
             $($entries)*
             $(
                 /// A hot binary operation (see [`Binop`]).
@@ -694,7 +694,7 @@ macro_rules! define_op {
         }
         pub(crate) use dispatch_op;
     };
-    (@gen $( $(#[$meta:meta])* $name:ident $({ $($field:ident : $ty:ident = $role:ident),* })? ; )*) => {
+    (@gen ($d:tt) $( $(#[$meta:meta])* $name:ident $({ $($field:ident : $ty:ident = $role:ident),* })? ; )*) => {
         /// One operation of the internal form (defined by [`op_table`]). At most 16 bytes
         /// (checked below). `repr(u8)` gives it an explicit tag byte: without it the compiler
         /// folds the tag into a niche of an inner enum field, and decoding that costs the
@@ -711,6 +711,20 @@ macro_rules! define_op {
             $( $(#[$meta])* $name $({ $($field: $ty),* })?, )*
         }
 
+        // The body of an accessor: returns the operand of the op `$self_` whose role `op_role!`
+        // matches `$want` (a role, or `target` for the value of a `pc` or `back`), else `None`.
+        macro_rules! operand_of_role {
+            ($d self_:tt, $d want:ident) => {{
+                match $d self_ {
+                    $( Op::$name $({ $($field),* })? => {
+                        $($( let _ = &$field; )*)?
+                        $($( op_role!($d want, $role, $field); )*)?
+                    } )*
+                }
+                None
+            }};
+        }
+
         impl Op {
             /// The op's name as the table spells it (the disassembler's mnemonic).
             pub(crate) fn name(&self) -> &'static str {
@@ -721,47 +735,23 @@ macro_rules! define_op {
 
             /// The charge of a taken direct branch (see [`Op`]): its `charge` operand.
             pub(crate) fn charge_mut(&mut self) -> Option<&mut i32> {
-                match self {
-                    $( Op::$name $({ $($field),* })? => {
-                        $($( let _ = &$field; )*)?
-                        $($( op_role!(charge, $role, $field); )*)?
-                    } )*
-                }
-                None
+                operand_of_role!(self, charge)
             }
 
             /// The target of a direct branch: its `pc` or `back` operand.
             pub(crate) fn branch_target(&self) -> Option<u32> {
-                match self {
-                    $( Op::$name $({ $($field),* })? => {
-                        $($( let _ = &$field; )*)?
-                        $($( op_role!(target, $role, $field); )*)?
-                    } )*
-                }
-                None
+                operand_of_role!(self, target)
             }
 
             /// The forward branch target to patch: the `pc` operand.
             pub(crate) fn target_mut(&mut self) -> Option<&mut u32> {
-                match self {
-                    $( Op::$name $({ $($field),* })? => {
-                        $($( let _ = &$field; )*)?
-                        $($( op_role!(pc, $role, $field); )*)?
-                    } )*
-                }
-                None
+                operand_of_role!(self, pc)
             }
 
             /// The slot a pure producer writes, for retargeting a following `local.set`: the
             /// `out` operand.
             pub(crate) fn retargetable_dst(&mut self) -> Option<&mut Slot> {
-                match self {
-                    $( Op::$name $({ $($field),* })? => {
-                        $($( let _ = &$field; )*)?
-                        $($( op_role!(out, $role, $field); )*)?
-                    } )*
-                }
-                None
+                operand_of_role!(self, out)
             }
         }
 
