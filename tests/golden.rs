@@ -433,8 +433,9 @@ fn every_budget_prefix_is_exact() {
 }
 
 /// The same for the branches whose charge is in their target entry (docs/counting.md, "Fuel
-/// blocks"): a `br_table` to a block and to the function label, a `br_if` and a `br` that carry
-/// a value to a block, and a `br_if` that returns a value. The counts are by hand: an iteration
+/// blocks"): a `br_table` to a block and to the function label, a `br_if` that carries a value
+/// to a block and one that returns a value; and a `br` that carries a value (`Copy`, then a
+/// direct `Br`). The counts are by hand: an iteration
 /// runs `A` (7 instructions the first time, `loop` included, then 6), `B` (8), `C` (4, even `i`
 /// only; odd `i` take the `br_if` past it) and `D` (13, then 6 unless `s > 40` returns).
 #[test]

@@ -55,7 +55,7 @@ fn write_listing(out: &mut String, func: FuncIndex, f: &CompiledFunc) -> core::f
 /// The side-table entries an op refers to, after `" ; "`.
 fn write_side_table(out: &mut String, f: &CompiledFunc, op: &Op) -> core::fmt::Result {
     match *op {
-        Op::BrTarget { t } | Op::BrIfTarget { t, .. } => {
+        Op::BrIfTarget { t, .. } => {
             out.push_str(" ; ");
             write_target(out, f.targets.get(t as usize))
         }

@@ -9,8 +9,9 @@
         (br_table 0 1 1))
       (drop)
       (i32.const 9)))
-  ;; `br_if` and `br` that carry values, and `br_if` to the function label: their charges are
-  ;; in their target entries (a negative one for the return: the rest of its block).
+  ;; `br_if` that carries values, and `br_if` to the function label: their charges are in their
+  ;; target entries (a negative one for the return: the rest of its block). A `br` that carries
+  ;; values is a `Copy` per value and a direct `Br`.
   (func (param i32) (result i32)
     (block (result i32)
       (i32.const 6)

@@ -738,7 +738,6 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
         }};
         (Br { $t:ident, $charge:ident }) => {{ taken!($t, $charge) }};
         (BrLoop { $t:ident, $charge:ident }) => {{ taken_loop!($t, $charge) }};
-        (BrTarget { $t:ident }) => {{ branch!($t) }};
         (BrIf { $cond:ident, $t:ident, $charge:ident }) => {{
             if get!(u32, $cond) != 0 {
                 taken!($t, $charge);

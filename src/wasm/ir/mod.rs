@@ -370,12 +370,10 @@ macro_rules! op_table {
             JumpIfNotCmp { op: Binop = kind, a: Slot = src, b: Slot = src, pc: u32 = pc, charge: i32 = charge };
             /// `if` on a fused comparison with a constant right operand.
             JumpIfNotCmpImm { op: Binop = kind, a: Slot = src, imm: u32 = imm, pc: u32 = pc, charge: i32 = charge };
-            /// Taken `br` to a block or if, nothing to move.
+            /// Taken `br` to a block or if (after the `Copy`s of the values it carries).
             Br { pc: u32 = pc, charge: i32 = charge };
-            /// `br` back to a loop, nothing to move.
+            /// `br` back to a loop (after the `Copy`s of the values it carries).
             BrLoop { pc: u32 = back, charge: i32 = charge };
-            /// `br` with values to move, or to the function label: `targets[t]`.
-            BrTarget { t: u32 = imm };
             /// `br_if` to a block, nothing to move.
             BrIf { cond: Slot = src, pc: u32 = pc, charge: i32 = charge };
             /// `br_if` to a block on a fused comparison `op(a, b)` (the `i32` result is not stored).

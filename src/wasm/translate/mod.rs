@@ -260,10 +260,13 @@ impl<'m> Translator<'m> {
             let rest = -(rest as i32);
             match self.e.op_mut(site) {
                 Op::BrIfTarget { t, .. } => self.f.targets[*t as usize].charge = rest,
-                op => match op.charge_mut() {
-                    Some(c) => *c = rest,
-                    None => unreachable!("a conditional branch without a charge (at pc {site})"),
-                },
+                op => {
+                    let c = op.charge_mut();
+                    debug_assert!(c.is_some(), "a conditional branch without a charge (at pc {site})");
+                    if let Some(c) = c {
+                        *c = rest;
+                    }
+                }
             }
         }
         self.rest_sites.clear();
@@ -485,21 +488,24 @@ impl<'m> Translator<'m> {
 
     fn emit_br(&mut self, depth: u32) {
         let (ci, t) = self.branch_target(depth);
-        let moves = t.n > 0 && t.src != t.dst;
+        if t.kind != TargetKind::Return && t.src != t.dst {
+            // The values carried move down to the target's slots (`dst < src`, so in
+            // ascending order) before the jump: nothing after an unconditional branch reads
+            // the slots they overwrite.
+            for k in 0..t.n as Slot {
+                self.emit(Op::Copy { dst: t.dst + k, src: t.src + k });
+            }
+        }
         match t.kind {
             TargetKind::Return => {
                 self.emit(Op::Return { src: t.src, n: t.n });
             }
-            TargetKind::Loop if !moves => {
+            TargetKind::Loop => {
                 self.emit(Op::BrLoop { pc: t.pc, charge: 0 });
             }
-            TargetKind::Block if !moves => {
+            TargetKind::Block => {
                 let pc = self.emit(Op::Br { pc: u32::MAX, charge: 0 });
                 self.add_patch(ci, Patch::Op(pc));
-            }
-            _ => {
-                let i = self.push_target(ci, t);
-                self.emit(Op::BrTarget { t: i });
             }
         }
     }
