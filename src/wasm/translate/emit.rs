@@ -167,7 +167,17 @@ mod tests {
         e.push(Op::Copy { dst: 1, src: 0 }, 7, 10);
         e.push(Op::Fuel { n: 0, first: 11 }, 0, 11);
         e.push(Op::Jump { pc: 0, charge: 0 }, 0, 11);
-        let (code, _, rem, _) = e.finish(&mut []);
+        // Target entries: a `br_if` with values to the second block (1 instruction of its
+        // own block after it), a `br_table` entry back to the first, a `br_if` that returns.
+        let entry = |pc, kind, charge| BranchTarget { pc, kind, src: 2, dst: 1, n: 1, charge };
+        let mut targets = [
+            entry(3, TargetKind::Block, -1),
+            entry(0, TargetKind::Loop, 0),
+            entry(0, TargetKind::Return, -3),
+        ];
+        let (code, _, rem, _) = e.finish(&mut targets);
+        let charges = targets.map(|t| t.charge);
+        assert_eq!(charges, [6 - 1, 4, -3], "a return's charge is only the rest handed back");
         assert_eq!(code[1], Op::BrIf { cond: 0, pc: 3, charge: 6 - 2 });
         assert_eq!(code[4], Op::BrLoop { pc: 0, charge: 4 });
         assert_eq!(code[7], Op::Jump { pc: 0, charge: 4 });
