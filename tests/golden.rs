@@ -491,6 +491,58 @@ fn every_budget_prefix_is_exact_through_branch_targets() {
     assert_eq!(c, counters(38 + 5 * 33 + 5 * 37 + 28, 0, 0, 1, 11 * 3 + 3, 11, 0, 12));
 }
 
+/// Back edges to a loop with two parameters that carry values (Fibonacci pairs `(a, b)` to
+/// `(b, a + b)`): a `br_if` (a target entry), then a `br_table` (a target entry) or a `br` (two
+/// overlapping `Copy`s and a `BrLoop`). By hand, with `k` the iteration (`i` after its
+/// increment): 3 instructions before the loop; each iteration runs L1–L7 (7), and returns `b`
+/// once `k >= n` (then the final `end`: 8); else L8–L17 (10), after which odd `k` branch back
+/// through the `br_if` and even `k` run 2 more (`i32.const 0`, `br_table`) or 1 (`br`).
+#[test]
+fn every_budget_prefix_is_exact_through_loop_parameters() {
+    let wat = |tail: &str| {
+        format!(
+            r#"(module
+          (func (export "run") (param $n i32) (result i32) (local $i i32) (local $a i32) (local $b i32)
+            i32.const 0               ;; 1
+            i32.const 1               ;; 2
+            loop $l (param i32 i32) (result i32 i32) ;; 3
+              local.get $i            ;; L1
+              i32.const 1             ;; L2
+              i32.add                 ;; L3
+              local.tee $i            ;; L4
+              local.get $n            ;; L5
+              i32.ge_u                ;; L6
+              br_if 1                 ;; L7: k >= n returns b
+              local.set $b            ;; L8
+              local.tee $a            ;; L9
+              local.get $b            ;; L10
+              local.get $a            ;; L11
+              local.get $b            ;; L12
+              i32.add                 ;; L13: [a, b, a + b]
+              local.get $i            ;; L14
+              i32.const 1             ;; L15
+              i32.and                 ;; L16
+              br_if $l                ;; L17: odd k carry [b, a + b] back
+              {tail}
+            end
+            i32.add))"#
+        )
+    };
+    // (a, b) after k = 1..4: (1, 1), (1, 2), (2, 3), (3, 5); k = 5 returns b = 5.
+    let table = wat("i32.const 0 br_table $l");
+    let (full, c) = assert_every_budget_prefix(&table, 5);
+    assert_eq!(full, Value::I32(5));
+    assert_eq!(c, counters(3 + 17 + 19 + 17 + 19 + 8, 0, 0, 1, 5, 4, 0, 0));
+    let br = wat("br $l");
+    let (full, c) = assert_every_budget_prefix(&br, 5);
+    assert_eq!(full, Value::I32(5));
+    assert_eq!(c, counters(3 + 17 + 18 + 17 + 18 + 8, 0, 0, 1, 5, 4, 0, 0));
+    // n = 12: b is the 12th Fibonacci number; 11 full iterations, 6 of them odd.
+    let (full, c) = assert_every_budget_prefix(&br, 12);
+    assert_eq!(full, Value::I32(144));
+    assert_eq!(c, counters(3 + 6 * 17 + 5 * 18 + 8, 0, 0, 1, 12, 11, 0, 0));
+}
+
 /// The store events of one `run(5)` of the target above, counted by hand: store `i` writes
 /// `s` at `4 i` as the 8th instruction of D.
 #[test]

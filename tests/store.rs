@@ -124,6 +124,12 @@ const V128_MOVES: &str = r#"(module
     local.set $v
     local.get $v global.set $g
     global.get $g
+    call $take)
+  (func (export "carry") (param i32) (result i64)
+    (block (result v128)
+      i32.const 1 call $make
+      local.get 0 call $make
+      br 0)
     call $take))
 "#;
 
@@ -148,6 +154,10 @@ fn v128_values_keep_both_halves_through_every_move() {
     assert_eq!(store.call(run, &[Value::I32(5)]).unwrap(), [Value::I64(6 * 1000 + 105)]);
     // x = 0: not taken; make(7) = (8, 107).
     assert_eq!(store.call(run, &[Value::I32(0)]).unwrap(), [Value::I64(8 * 1000 + 107)]);
+    // A `br` carrying a value down one slot (a `Copy`, widened): make(5) = (6, 105), not the
+    // high half of the make(1) below it.
+    let carry = store.get_func(inst, "carry").unwrap();
+    assert_eq!(store.call(carry, &[Value::I32(5)]).unwrap(), [Value::I64(6 * 1000 + 105)]);
     let pick = store.get_func(inst, "pick").unwrap();
     let (a, b) = (v128(0xaaaa_0000_0000_0001, 2), v128(0xbbbb_0000_0000_0003, 2));
     for (c, want) in [(1, a), (0, b)] {

@@ -112,7 +112,7 @@ pub(crate) struct CompiledFunc {
     pub idx: Vec<u32>,
     /// Byte offset in the module of every instruction of the body, in order.
     pub instr_offsets: Vec<u32>,
-    /// Branches with moves, `br_table` entries and returns.
+    /// The targets of `br_table`s and of `br_if`s that move values or return.
     pub targets: Vec<BranchTarget>,
     /// `v128.const` values.
     pub v128s: Vec<u128>,

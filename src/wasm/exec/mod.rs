@@ -2,8 +2,8 @@
 //! [`Observer`] and over precise budget mode.
 //!
 //! Counting (docs/counting.md, "Fuel blocks"): a [`Op::Fuel`] charges its whole block at once;
-//! a taken direct branch charges the block it lands in itself and continues after that
-//! block's `Fuel`. If the budget cannot cover a block, the loop switches to its precise
+//! a taken branch (direct, or through the function's target table) charges the block it lands
+//! in itself and continues after that block's `Fuel`. If the budget cannot cover a block, the loop switches to its precise
 //! instantiation, which enters every block through its `Fuel` and checks before every op
 //! whether that op's instruction still fits, so that a run stops after exactly `budget`
 //! instructions. At a trap the count is corrected to the trapping instruction with the op's
@@ -999,13 +999,13 @@ fn count_at(charged: u64, rem: u32) -> u64 {
     charged.wrapping_sub(rem as i32 as i64 as u64)
 }
 
-/// The count of the fuel block whose `Fuel` op is at `t` (a direct branch's target).
+/// The count of the fuel block whose `Fuel` op is at `t` (a taken branch's target).
 #[cold]
 #[inline(never)]
 fn fuel_of(code: &[Op], t: usize) -> u64 {
     match code[t] {
         Op::Fuel { n, .. } => n as u64,
-        _ => unreachable!("a direct branch targets a fuel block"),
+        _ => unreachable!("a branch targets a fuel block"),
     }
 }
 

@@ -300,7 +300,7 @@ impl LoadKind {
     }
 }
 
-/// A branch whose target needs values moved (or is a function return), kept out of line.
+/// A target of a `br_table`, or of a `br_if` that moves values or returns, kept out of line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct BranchTarget {
     /// Target pc (unused for `Return`).
@@ -702,7 +702,8 @@ macro_rules! define_op {
         /// a `pc` or `back` target, always a fuel block's `Fuel`) adds its `charge` to the
         /// count and continues after that `Fuel`, unless the target block does not fit the
         /// budget or the run is in precise mode: then it hands back the rest of its own block
-        /// and lands on the `Fuel`.
+        /// and lands on the `Fuel`. A branch through the target table ([`Op::BrIfTarget`],
+        /// [`Op::BrTable`]) does the same with the charge of its [`BranchTarget`].
         #[derive(Debug, Clone, Copy, PartialEq)]
         #[repr(u8)]
         pub(crate) enum Op {

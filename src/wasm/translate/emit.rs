@@ -105,7 +105,7 @@ impl Emitter {
         // target is a `Fuel`.
         for pc in 0..self.code.len() {
             let Some(t) = self.code[pc].branch_target() else { continue };
-            let n = self.fuel_at(t, pc);
+            let n = self.fuel_at(t, "the branch at pc", pc);
             if let Some(c) = self.code[pc].charge_mut() {
                 // Both parts are at most `MAX_FUEL_BLOCK` (`i32::MAX`) in size.
                 *c += n as i32;
@@ -114,19 +114,20 @@ impl Emitter {
         // Likewise the branches through the target table, except returns.
         for (i, t) in targets.iter_mut().enumerate() {
             if t.kind != TargetKind::Return {
-                t.charge += self.fuel_at(t.pc, i) as i32;
+                t.charge += self.fuel_at(t.pc, "target entry", i) as i32;
             }
         }
         (self.code, self.cum, rem, self.idx)
     }
 
-    /// The count of the fuel block at `t`, the target of `from` (a pc or a target entry).
+    /// The count of the fuel block at `t`, the target of `what` `from` (an op's pc or a target
+    /// entry's index).
     ///
     /// Panics if `t` is not a `Fuel` op: every label opens a fuel block.
-    fn fuel_at(&self, t: u32, from: usize) -> u32 {
+    fn fuel_at(&self, t: u32, what: &str, from: usize) -> u32 {
         match self.code[t as usize] {
             Op::Fuel { n, .. } => n,
-            _ => unreachable!("branch {from} targets pc {t}, which is not a fuel block"),
+            _ => unreachable!("{what} {from} targets pc {t}, which is not a fuel block"),
         }
     }
 }
