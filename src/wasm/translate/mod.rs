@@ -355,13 +355,26 @@ impl<'m> Translator<'m> {
     }
 
     fn materialize(&mut self, h: u32) {
-        let dst = self.temp_slot(h);
+        if self.stack[h as usize] != Opnd::Temp {
+            self.place(h, self.temp_slot(h));
+            self.stack[h as usize] = Opnd::Temp;
+        }
+    }
+
+    /// Writes the operand at height `h` to slot `dst` (nothing if it is already there).
+    fn place(&mut self, h: u32, dst: Slot) {
         match self.stack[h as usize] {
-            Opnd::Temp => return,
-            Opnd::Local(l) => self.emit(Op::Copy { dst, src: l as Slot }),
-            Opnd::Imm(v, is64) => self.emit(imm_const(dst, v, is64)),
-        };
-        self.stack[h as usize] = Opnd::Temp;
+            Opnd::Temp if self.temp_slot(h) == dst => {}
+            Opnd::Temp => {
+                self.emit(Op::Copy { dst, src: self.temp_slot(h) });
+            }
+            Opnd::Local(l) => {
+                self.emit(Op::Copy { dst, src: l as Slot });
+            }
+            Opnd::Imm(v, is64) => {
+                self.emit(imm_const(dst, v, is64));
+            }
+        }
     }
 
     fn materialize_top(&mut self, n: u32) {
@@ -458,8 +471,17 @@ impl<'m> Translator<'m> {
 
     // ---- branches ---------------------------------------------------------------------------
 
-    /// How a branch to relative depth `depth` is carried out from the current stack.
+    /// How a branch to relative depth `depth` is carried out from the current stack, with the
+    /// values it carries in their slots.
     fn branch_target(&mut self, depth: u32) -> (usize, BranchTarget) {
+        let (ci, t) = self.branch_label(depth);
+        self.materialize_top(t.n);
+        (ci, t)
+    }
+
+    /// As [`Translator::branch_target`], the values carried left where they are: `src` is
+    /// where they go when materialised.
+    fn branch_label(&self, depth: u32) -> (usize, BranchTarget) {
         let ci = self.ctrls.len() - 1 - depth as usize;
         let c = &self.ctrls[ci];
         let (kind, arity, pc) = match c.kind {
@@ -468,7 +490,6 @@ impl<'m> Translator<'m> {
             _ => (TargetKind::Block, c.results, u32::MAX),
         };
         let dst = if kind == TargetKind::Return { 0 } else { self.temp_slot(c.base) };
-        self.materialize_top(arity);
         let src = self.temp_slot(self.height() - arity);
         (ci, BranchTarget { pc, kind, src, dst, n: arity, charge: 0 })
     }
@@ -487,17 +508,20 @@ impl<'m> Translator<'m> {
     }
 
     fn emit_br(&mut self, depth: u32) {
-        let (ci, t) = self.branch_target(depth);
-        if t.kind != TargetKind::Return && t.src != t.dst {
-            // The values carried move down to the target's slots (`dst < src`, so in
-            // ascending order) before the jump: nothing after an unconditional branch reads
-            // the slots they overwrite.
-            for k in 0..t.n as Slot {
-                self.emit(Op::Copy { dst: t.dst + k, src: t.src + k });
+        let (ci, t) = self.branch_label(depth);
+        if t.kind != TargetKind::Return {
+            // The values carried go straight to the target's slots before the jump: constants
+            // and locals written there, temporaries moved down (`dst <= src`, so in ascending
+            // order none is overwritten before it is read). Nothing after an unconditional
+            // branch reads the slots they overwrite.
+            let h = self.height() - t.n;
+            for k in 0..t.n {
+                self.place(h + k, t.dst + k as Slot);
             }
         }
         match t.kind {
             TargetKind::Return => {
+                self.materialize_top(t.n);
                 self.emit(Op::Return { src: t.src, n: t.n });
             }
             TargetKind::Loop => {
