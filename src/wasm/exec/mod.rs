@@ -4,8 +4,8 @@
 //! Counting (docs/counting.md, "Fuel blocks"): a [`Op::Fuel`] charges its whole block at once;
 //! a taken branch (direct, or through the function's target table) charges the block it lands
 //! in itself and continues after that block's `Fuel`. If the budget cannot cover a block, the
-//! loop switches to its precise instantiation, which enters every block through its `Fuel` and checks before every op
-//! whether that op's instruction still fits, so that a run stops after exactly `budget`
+//! loop switches to its precise instantiation, which enters every block through its `Fuel` and
+//! checks before every op whether that op's instruction still fits, so that a run stops after exactly `budget`
 //! instructions. At a trap the count is corrected to the trapping instruction with the op's
 //! place in its block.
 //!
