@@ -750,7 +750,8 @@ impl<'m> Translator<'m> {
                 self.finish_call(ty, params);
             }
             O::Drop => {
-                self.pop();
+                // A dropped constant or local needs no slot: only a temporary's value exists.
+                self.stack.pop();
             }
             O::Select | O::TypedSelect => {
                 let c = self.pop();
