@@ -1138,7 +1138,7 @@ fn run_caches_compiled_modules() {
 }
 
 /// `count --dump-ir FUNC` prints the listing of a function found by name (with or without the
-/// text format's `$`), by index or as `func[N]`, and runs nothing; a wrong name or an imported
+/// text format's `$`), by its export's name, by index or as `func[N]`, and runs nothing; a wrong name or an imported
 /// function is one line naming what exists.
 #[test]
 fn count_dump_ir() {
@@ -1163,7 +1163,7 @@ fn count_dump_ir() {
         format!("{:#x}", at[2]),
         format!("{:#x}", at[3]),
     );
-    for name in ["add", "$add", "1", "func[1]"] {
+    for name in ["add", "$add", "run", "1", "func[1]"] {
         let o = qip_memory(&["count", &m, "--dump-ir", name]);
         assert!(o.status.success(), "{name}: {}", stderr(&o));
         assert_eq!(String::from_utf8(o.stdout).unwrap(), want, "{name}");

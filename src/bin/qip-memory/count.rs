@@ -157,9 +157,17 @@ pub fn dump_ir(wasm: &std::path::Path, func: &str) -> Result<(), crate::Failure>
         func.strip_prefix("func[").and_then(|f| f.strip_suffix(']')).unwrap_or(func).parse::<u32>();
     let index = match by_index {
         Ok(i) => i,
-        // `$name` as the text format writes it, or the bare name.
+        // `$name` as the text format writes it, or the bare name; then an export's name (a
+        // function can have both, and the name section's wins in listings).
         Err(_) => (0..module.function_count())
             .find(|&i| names.get(i) == func.trim_start_matches('$'))
+            .or_else(|| {
+                module
+                    .exports()
+                    .iter()
+                    .find(|e| e.kind == ExternalKind::Func && e.name == func)
+                    .map(|e| e.index)
+            })
             .ok_or_else(|| {
                 let known: Vec<String> =
                     (0..module.function_count()).take(12).map(|i| names.get(i)).collect();
