@@ -288,6 +288,26 @@ fn utf8_output_gets_a_newline_and_types_are_tracked() {
         one_line_failure(&qip_memory(&["run", "-i", &bad, &md])),
         format!("qip-memory: {md}: input is not valid UTF-8 (first bad byte at offset 2)")
     );
+    // A stage that declares UTF-8 output and returns "ab" then 0xfe (a generator whose data
+    // segment is its output) is refused before stdout or the next stage sees it.
+    let liar = module(
+        &d,
+        "liar.wasm",
+        r#"(module
+          (memory (export "memory") 1 1)
+          (data (i32.const 16) "ab\fe")
+          (func (export "output_utf8_cap") (result i32) i32.const 8)
+          (func (export "render") (param i32) (result i64) i64.const 0x10_0000_0003))"#,
+    );
+    for args in [&["run", &liar][..], &["run", &liar, &echo][..]] {
+        assert_eq!(
+            one_line_failure(&qip_memory(args)),
+            format!(
+                "qip-memory: {liar}: output is not valid UTF-8 but the stage declares output_utf8_cap \
+                 (first bad byte at output offset 2)"
+            )
+        );
+    }
     // Input larger than the capacity (1,024 bytes).
     let big = file(&d, "big.md", &[b'a'; 1025]);
     assert_eq!(
@@ -394,10 +414,20 @@ fn uniforms_sorted_last_wins_and_errors() {
         fails(&["run", &m, "-u", "bad=1"]),
         format!("qip-memory: {m}: uniform_set_bad is not a (T) -> T setter of a scalar type")
     );
-    assert_eq!(
-        fails(&["run", &m, "-u", "boom=1"]),
-        format!("qip-memory: {m}: uniform boom: wasm trap: wasm `unreachable` instruction executed")
-    );
+    // The trap names the function (no name-section entry: its export's name, as the
+    // interpreter's tools say it) and where wasmtime located it.
+    let ops = operator_offsets(&std::fs::read(&m).unwrap(), 6);
+    let line = fails(&["run", &m, "-u", "boom=1"]);
+    let at = line
+        .strip_prefix(&format!(
+            "qip-memory: {m}: uniform boom: wasm trap: wasm `unreachable` instruction executed in \
+             `uniform_set_boom`, near module offset 0x"
+        ))
+        .unwrap_or_else(|| panic!("{line}"));
+    // wasmtime's location of the trap: within the function's code (its body's local
+    // declarations come just before the first operator).
+    let at = usize::from_str_radix(at, 16).unwrap();
+    assert!((ops[0] - 1..=ops[ops.len() - 1]).contains(&at), "{line}: outside {ops:x?}");
     assert_eq!(
         fails(&["run", "-u", "a=1", &m]),
         "qip-memory: run: -u a=1 must follow the stage it configures"
@@ -440,12 +470,22 @@ fn rejections_and_traps() {
         r#"(module
           (memory (export "memory") 1 1)
           (func (export "output_bytes_cap") (result i32) i32.const 0)
-          (func (export "render") (param i32) (result i64) unreachable))"#,
+          (func (export "render") (param i32) (result i64)
+            (if (i32.eqz (local.get 0)) (then unreachable))
+            i64.const 0))"#,
     );
-    assert_eq!(
-        one_line_failure(&qip_memory(&["run", &trap])),
-        format!("qip-memory: {trap}: wasm trap: wasm `unreachable` instruction executed")
-    );
+    // `render` is function 1; with empty input its `unreachable` traps. wasmtime locates the
+    // trap near it, within `render`'s code (operator offsets by wasmparser).
+    let ops = operator_offsets(&std::fs::read(&trap).unwrap(), 1);
+    let line = one_line_failure(&qip_memory(&["run", &trap]));
+    let at = line
+        .strip_prefix(&format!(
+            "qip-memory: {trap}: wasm trap: wasm `unreachable` instruction executed in `render`, near module \
+             offset 0x"
+        ))
+        .unwrap_or_else(|| panic!("{line}"));
+    let at = usize::from_str_radix(at, 16).unwrap();
+    assert!((ops[0]..=ops[ops.len() - 1]).contains(&at), "{line}: outside {ops:x?}");
     // Success with size 65 > capacity 64.
     let big = module(
         &d,

@@ -20,6 +20,7 @@ use std::time::Duration;
 use qip_memory::content::contract::{self, Contract};
 use qip_memory::content::multipart::{SLOT_LEN, SLOT_PREFIX};
 use qip_memory::content::uniforms::{self, ScalarType, UniformValue};
+use qip_memory::tools::explain::function_name;
 use qip_memory::tools::{FAILURE_MODES, mode_description};
 use qip_memory::wasm::Limits;
 use wasmtime::{Engine, Instance, Memory, Store, StoreLimits, StoreLimitsBuilder, Trap, Val, ValType};
@@ -107,6 +108,8 @@ pub struct Component {
     /// The contract, read statically by the library.
     pub contract: Contract,
     module: wasmtime::Module,
+    /// The module's bytes, to name the function a trap happened in.
+    bytes: Vec<u8>,
 }
 
 /// Limits for reading a stage's contract with the library's decoder. A host stage is not
@@ -193,17 +196,30 @@ pub fn load(host: &Host, path: &Path) -> Result<Component, Failure> {
         .map_err(|e| fail(format!("cannot read the Content contract: {e}")))?;
     let contract = contract::inspect(&module).map_err(|e| fail(format!("Content contract: {e}")))?;
     let module = wasmtime::Module::new(engine, &bytes).map_err(|e| fail(format!("does not compile: {e}")))?;
-    Ok(Component { name, contract, module })
+    Ok(Component { name, contract, module, bytes })
 }
 
-/// The one-line message of a wasmtime error from a call: the trap's message (`wasm trap: …`)
-/// when it is a trap, the time limit when the watchdog interrupted it.
-fn stage_error(e: &wasmtime::Error, timeout_ms: u64) -> String {
+/// The one-line message of a wasmtime error from a call into the module `bytes`: the trap's
+/// message (`wasm trap: …`) and, from wasmtime's backtrace, the function it happened in
+/// ([`function_name`], as the interpreter's tools name it) and the module offset wasmtime
+/// gives, which is near the trapping instruction rather than at it (Cranelift may fold a trap
+/// into the branch before it, e.g. an `if` whose body is `unreachable`); the time limit when
+/// the watchdog interrupted it.
+fn stage_error(e: &wasmtime::Error, timeout_ms: u64, bytes: &[u8]) -> String {
     match e.downcast_ref::<Trap>() {
         Some(Trap::Interrupt) => {
             format!("stopped after the time limit of {timeout_ms} ms (raise it with --timeout-ms)")
         }
-        Some(trap) => format!("{trap}"),
+        Some(trap) => {
+            let frame = e.downcast_ref::<wasmtime::WasmBacktrace>().and_then(|b| b.frames().first());
+            match frame.map(|f| (f.func_index(), f.module_offset())) {
+                Some((index, Some(at))) => {
+                    format!("{trap} in {}, near module offset 0x{at:x}", function_name(bytes, index))
+                }
+                Some((index, None)) => format!("{trap} in {}", function_name(bytes, index)),
+                None => format!("{trap}"),
+            }
+        }
         None => format!("{e}").replace('\n', " "),
     }
 }
@@ -295,7 +311,10 @@ impl<'c> Running<'c> {
         let timeout_ms = host.options.timeout_ms;
         let watchdog = Watchdog::start(&host.engine, Duration::from_millis(timeout_ms));
         let instance = Instance::new(&mut store, &component.module, &[]).map_err(|e| {
-            Failure::new(format!("{name}: cannot instantiate: {}", stage_error(&e, timeout_ms)))
+            Failure::new(format!(
+                "{name}: cannot instantiate: {}",
+                stage_error(&e, timeout_ms, &component.bytes)
+            ))
         })?;
         let memory = instance
             .get_memory(&mut store, "memory")
@@ -309,7 +328,7 @@ impl<'c> Running<'c> {
 
     /// The message of a failed call into the stage.
     fn call_error(&self, e: &wasmtime::Error) -> String {
-        stage_error(e, self.timeout_ms)
+        stage_error(e, self.timeout_ms, &self.component.bytes)
     }
 
     /// Calls the zero-argument getter `name` (a static getter).

@@ -24,6 +24,8 @@
 //! * Limits as `qip run`'s ([`HostOptions`]): `--timeout-ms` per executed stage (default
 //!   5,000), `--max-memory BYTES`, `--allow-memory-grow` (needs `--max-memory`); compiled
 //!   modules cached unless `--no-cache`; `--timing` prints each stage's compile and run times.
+//! * A stage that declares UTF-8 output (`output_utf8_cap`) and returns invalid UTF-8 is an
+//!   error, as in the interpreter's wrapper (docs/content.md).
 //! * Every error, rejection and trap ends the pipeline with exit status 1 and one line on
 //!   stderr.
 
@@ -327,6 +329,17 @@ fn pipeline(args: &RunArgs) -> Result<(Vec<u8>, String, bool), Failure> {
         running.apply_uniforms(&stage.uniforms)?;
         let output = running.render(content.bytes.len())?;
         drop(running);
+        // The contract's promise (docs/content.md), checked as the interpreter's wrapper checks
+        // it, so that no stage after this one and no stdout receives invalid UTF-8.
+        if c.output_utf8
+            && let Err(e) = std::str::from_utf8(&output)
+        {
+            return Err(fail(format!(
+                "output is not valid UTF-8 but the stage declares output_utf8_cap (first bad byte at \
+                 output offset {})",
+                e.valid_up_to()
+            )));
+        }
         if args.timing {
             let cache = match (cached_before, host.cache_use()) {
                 (Some((hits, _)), Some((now, _))) if now > hits => "from the cache",
