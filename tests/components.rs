@@ -142,7 +142,8 @@ fn cli_run(target: &str, input: &str, budget: u32) -> Rendered {
     assert!(stdout.is_empty());
     let line = stderr.strip_suffix('\n').unwrap();
     assert!(!line.contains('\n'), "one line: {stderr}");
-    let rest = line.strip_prefix("qip-memory: rejected at request offset ").expect(line);
+    let prefix = format!("qip-memory: {}: rejected at request offset ", path.display());
+    let rest = line.strip_prefix(&prefix).expect(line);
     let (offset, rest) = rest.split_once(" (mode ").unwrap();
     let (mode, _) = rest.split_once("): ").unwrap();
     Rendered::Rejected { offset: offset.parse().unwrap(), mode: mode.parse().unwrap() }

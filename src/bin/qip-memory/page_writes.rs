@@ -22,7 +22,7 @@ pub struct Args<'a> {
 pub fn main(args: &Args<'_>) -> Result<(), Failure> {
     let req = args.target.request()?;
     let out = page_writes(&req.body, DEFAULT_CONTENT_TYPE.as_bytes(), budget(args.budget))
-        .map_err(|r| rejected(r, &req.target, args.stats))?;
+        .map_err(|r| rejected(r, &req, args.stats))?;
     crate::out::stdout(format!("{}\n", out.csv).as_bytes())?;
     if args.stats {
         crate::print_counters(&out.counters);

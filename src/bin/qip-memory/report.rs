@@ -26,8 +26,8 @@ pub struct Args<'a> {
 pub fn main(args: &Args<'_>) -> Result<(), Failure> {
     let req = args.target.request()?;
     let options = Options { budget: budget(args.budget), first_page: args.first_page };
-    let r = report(&req.body, DEFAULT_CONTENT_TYPE.as_bytes(), options)
-        .map_err(|r| rejected(r, &req.target, false))?;
+    let r =
+        report(&req.body, DEFAULT_CONTENT_TYPE.as_bytes(), options).map_err(|r| rejected(r, &req, false))?;
     let html = r.to_html();
     crate::out::files(&[(args.output, html.as_bytes())])?;
     crate::out::stderr(&format!(

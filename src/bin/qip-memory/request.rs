@@ -61,6 +61,8 @@ pub struct Request {
     pub body: Vec<u8>,
     /// The target module's bytes.
     pub target: Vec<u8>,
+    /// The target's path as the user gave it (`-` for stdin), for the rejection line.
+    pub path: String,
 }
 
 impl Target<'_> {
@@ -84,20 +86,25 @@ impl Target<'_> {
             self.uniforms.iter().map(|u| crate::split_uniform(u)).collect::<Result<Vec<_>, _>>()?;
         let body =
             request_from_bytes(&target, input.as_deref(), &uniforms).map_err(|r| Failure::new(r.message))?;
-        Ok(Request { body, target })
+        Ok(Request { body, target, path: self.path.display().to_string() })
     }
 }
 
-/// The one-line failure for a tool's rejection of a run of `target`: the request offset and
-/// mode as the Content component reports them, then the cause in the target's terms
+/// The one-line failure for a tool's rejection of `req`: the target's path, the request offset
+/// and mode as the Content component reports them, then the cause in the target's terms
 /// ([`explain`]); an exhausted budget says how to raise it. With `stats`, the counters of a
 /// run that started go to stderr first, as after a success.
-pub fn rejected(r: Rejection, target: &[u8], stats: bool) -> Failure {
+pub fn rejected(r: Rejection, req: &Request, stats: bool) -> Failure {
     if stats && let Some(counters) = r.stop.as_ref().and_then(|s| s.counters) {
         crate::print_counters(&counters);
     }
-    let mut line =
-        format!("rejected at request offset {} (mode {}): {}", r.offset, r.mode, explain(&r, target));
+    let mut line = format!(
+        "{}: rejected at request offset {} (mode {}): {}",
+        req.path,
+        r.offset,
+        r.mode,
+        explain(&r, &req.target)
+    );
     if r.mode == BUDGET.number {
         line.push_str(&format!(
             "; raise it with --instruction-budget N (at most {})",

@@ -45,7 +45,7 @@ pub fn main(args: &Args<'_>) -> Result<(), Failure> {
     let options =
         Options { budget: budget(args.budget), normalize: args.normalize, first_page: args.first_page };
     let out = thermal(&req.body, DEFAULT_CONTENT_TYPE.as_bytes(), options)
-        .map_err(|r| rejected(r, &req.target, args.stats))?;
+        .map_err(|r| rejected(r, &req, args.stats))?;
     let png = match args.png {
         Some(_) => crate::png::encode(out.width, out.height, out.pixels())?,
         None => Vec::new(),
