@@ -499,7 +499,28 @@ fn asc_output_without_dwarf_gives_the_dwarf_analysis() {
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
         let snapshot = |wasm: &str, name: &str| {
             let path = dir.join(name);
-            run(&["heap", "snapshot", &dump, "--wasm", wasm, "-o", path.to_str().unwrap()]);
+            let out = Command::new(env!("CARGO_BIN_EXE_qip-memory"))
+                .args(["heap", "snapshot"])
+                .args([
+                    fixture(&dump[1..]),
+                    PathBuf::from("--wasm"),
+                    fixture(&wasm[1..]),
+                    PathBuf::from("-o"),
+                ])
+                .arg(&path)
+                .output()
+                .expect("run qip-memory");
+            assert!(
+                out.status.success() && out.stdout.is_empty(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            // The one line on stderr: the file and its size.
+            let len = std::fs::metadata(&path).unwrap().len();
+            assert_eq!(
+                String::from_utf8_lossy(&out.stderr),
+                format!("wrote {} ({len} bytes)\n", path.display())
+            );
             decode_snapshot(&path)
         };
         let (a, b) = (snapshot(&with, "dwarf.heapsnapshot"), snapshot(&without, "no-dwarf.heapsnapshot"));

@@ -362,9 +362,18 @@ count Δ  new  deleted  allocated  freed  size Δ  class
 #[test]
 fn snapshot_writes_a_whole_file_or_none() {
     let d = dir("snapshot");
-    let out = ok(&d, &["snapshot", "s2.dump", "--wasm", "syn_g.wasm", "-o", "s2.heapsnapshot"]);
+    let o = run(&d, &["snapshot", "s2.dump", "--wasm", "syn_g.wasm", "-o", "s2.heapsnapshot"]);
+    assert!(o.status.success());
     let text = std::fs::read_to_string(d.join("s2.heapsnapshot")).unwrap();
-    assert_eq!(out, format!("wrote s2.heapsnapshot ({} bytes)\n", text.len()));
+    // The line goes to stderr: stdout is free for `-o /dev/stdout`.
+    assert!(o.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8(o.stderr).unwrap(),
+        format!("wrote s2.heapsnapshot ({} bytes)\n", text.len())
+    );
+    let o = run(&d, &["snapshot", "s2.dump", "--wasm", "syn_g.wasm", "-o", "/dev/stdout"]);
+    assert!(o.status.success());
+    assert_eq!(String::from_utf8(o.stdout).unwrap(), text);
     // S2 by hand: the root and the live A, B, C, D; root edges: the global x/root, stack word
     // 1020, the pinned C; edges A.left → B, D.left → A.
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -389,7 +398,8 @@ fn snapshot_writes_a_whole_file_or_none() {
     {
         std::fs::write(d.join("target.heapsnapshot"), b"old").unwrap();
         std::os::unix::fs::symlink("target.heapsnapshot", d.join("link.heapsnapshot")).unwrap();
-        ok(&d, &["snapshot", "s2.dump", "--wasm", "syn_g.wasm", "-o", "link.heapsnapshot"]);
+        let o = run(&d, &["snapshot", "s2.dump", "--wasm", "syn_g.wasm", "-o", "link.heapsnapshot"]);
+        assert!(o.status.success() && o.stdout.is_empty());
         assert!(std::fs::symlink_metadata(d.join("link.heapsnapshot")).unwrap().file_type().is_symlink());
         assert_eq!(std::fs::read_to_string(d.join("target.heapsnapshot")).unwrap(), text);
     }

@@ -260,14 +260,6 @@ impl std::fmt::Write for FmtWriter<'_> {
     }
 }
 
-/// Whether `a` and `b` name the same file (by their canonical paths where both exist).
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => matches!((std::path::absolute(a), std::path::absolute(b)), (Ok(a), Ok(b)) if a == b),
-    }
-}
-
 /// Writes the snapshot of `dump` to `output` ([`out::stream`]: through a temporary file beside
 /// it, renamed into place only when complete; a device or a link written in place); returns the
 /// line to print. An output that is one of the inputs is refused before anything is written.
@@ -278,7 +270,7 @@ fn write_snapshot(
     inputs: [&Path; 2],
     warnings: &mut Vec<String>,
 ) -> Result<String, String> {
-    if let Some(input) = inputs.iter().find(|i| same_file(i, output)) {
+    if let Some(input) = inputs.iter().find(|i| out::same_file(i, output)) {
         return Err(format!("Refusing to write the snapshot over the input {}", input.display()));
     }
     let (dump, analyzer) = load(dump, wasm, inputs[0], warnings).map_err(|e| e.to_string())?;
@@ -381,8 +373,9 @@ fn diff(
 /// order: `--top` is checked before any file is read; then the analysis
 /// (`qip_memory::heap::analyze` / `diff`, reading the wasm with `Analyzer::load`), then
 /// `--sort`.
-/// Besides the text, the warning lines to print once it is written (a command that fails prints
-/// its error alone).
+/// The text is empty for `snapshot`, whose output is its file. Besides the text, the lines for
+/// stderr to print once it is written: warnings, and `snapshot`'s `wrote` line (a command that
+/// fails prints its error alone).
 pub fn run(cmd: &HeapCommand) -> Result<(String, Vec<String>), String> {
     let mut warnings = Vec::new();
     let text = match cmd {
@@ -434,7 +427,11 @@ pub fn run(cmd: &HeapCommand) -> Result<(String, Vec<String>), String> {
         HeapCommand::Snapshot { dump: dump_path, wasm: wasm_path, output } => {
             let dump = read(dump_path, "dump file")?;
             let wasm = read(wasm_path, "wasm file")?;
-            write_snapshot(&dump, &wasm, output, [dump_path, wasm_path], &mut warnings)
+            // The file is the output: its `wrote` line goes to stderr with the warnings, so that
+            // `-o /dev/stdout` gives the snapshot alone.
+            let wrote = write_snapshot(&dump, &wasm, output, [dump_path, wasm_path], &mut warnings)?;
+            warnings.push(wrote);
+            Ok(String::new())
         }
         HeapCommand::Retainers { dump: path, wasm, address, class, paths, format } => {
             let dump = read(path, "dump file")?;

@@ -278,8 +278,11 @@ fn main() -> ExitCode {
         }
         Command::Heap(heap::HeapArgs { command: Some(cmd), .. }) => {
             let written = heap::run(cmd).and_then(|(json, warnings)| {
-                out::stdout(format!("{json}\n").as_bytes())
-                    .map_err(|Failure(reason)| format!("qip-memory: {reason}"))?;
+                // Empty for `snapshot`, whose output is its file.
+                if !json.is_empty() {
+                    out::stdout(format!("{json}\n").as_bytes())
+                        .map_err(|Failure(reason)| format!("qip-memory: {reason}"))?;
+                }
                 Ok(warnings)
             });
             return match written {

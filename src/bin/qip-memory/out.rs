@@ -86,6 +86,36 @@ pub fn stream(
     done
 }
 
+/// The file `path` names, with every symbolic link and `.`/`..` resolved: its canonical path
+/// when it exists, else (a file about to be created, possibly through a dangling link) its
+/// directory's canonical path and its name, else the path made absolute.
+fn resolved(path: &Path) -> PathBuf {
+    let mut path = path.to_path_buf();
+    // Dangling links followed by hand, at most as many as Linux follows (40).
+    for _ in 0..40 {
+        if let Ok(p) = std::fs::canonicalize(&path) {
+            return p;
+        }
+        let parent =
+            path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
+        match std::fs::read_link(&path) {
+            Ok(target) => path = parent.join(target),
+            Err(_) => {
+                return match (std::fs::canonicalize(&parent), path.file_name()) {
+                    (Ok(dir), Some(name)) => dir.join(name),
+                    _ => std::path::absolute(&path).unwrap_or(path),
+                };
+            }
+        }
+    }
+    std::path::absolute(&path).unwrap_or(path)
+}
+
+/// Whether `a` and `b` name the same file, through links and relative paths ([`resolved`]).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    resolved(a) == resolved(b)
+}
+
 /// Writes each `(path, bytes)`, all or none: into temporary files beside the paths first, then
 /// renamed over them. Two outputs that name the same file are refused before anything is
 /// written.
@@ -95,9 +125,8 @@ pub fn stream(
 /// or changed then, except when a rename fails after earlier ones succeeded, which the file
 /// system reports only in rare cases); `PATH is named twice` for a repeated output.
 pub fn files(outputs: &[(&Path, &[u8])]) -> Result<(), Failure> {
-    let key = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
     for (i, (a, _)) in outputs.iter().enumerate() {
-        if outputs[..i].iter().any(|(b, _)| key(a) == key(b)) {
+        if outputs[..i].iter().any(|(b, _)| same_file(a, b)) {
             return Err(Failure::new(format!("{} is named as two outputs", a.display())));
         }
     }
