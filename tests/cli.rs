@@ -768,11 +768,32 @@ fn thermal_writes_both_files_or_neither() {
         assert!(o.status.success(), "{}", stderr(&o));
         assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
         assert_eq!(std::fs::metadata(&real).unwrap().len(), 224 + 4 * 256 * 256);
+        // The link and its target are one file: refused as two outputs, and so is a path
+        // through a linked directory to a file not yet there; nothing is written.
+        std::fs::remove_file(&real).unwrap();
+        let o =
+            qip_memory(&["thermal", &store, "-o", real.to_str().unwrap(), "--png", link.to_str().unwrap()]);
+        assert_eq!(one_line_failure(&o), format!("qip-memory: {} is named as two outputs", link.display()));
+        assert!(!real.exists());
+        std::os::unix::fs::symlink(&d, d.join("same-dir")).unwrap();
+        let (a, b) = (d.join("new.ktx2"), d.join("same-dir/new.ktx2"));
+        let o = qip_memory(&["thermal", &store, "-o", a.to_str().unwrap(), "--png", b.to_str().unwrap()]);
+        assert_eq!(one_line_failure(&o), format!("qip-memory: {} is named as two outputs", b.display()));
+        assert!(!a.exists());
     }
     // --first-page is the component's i32 range.
     let o = qip_memory(&["thermal", &store, "--first-page", "2147483648", "-o", ktx2]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("2147483648 is not in 0..=2147483647"), "{}", stderr(&o));
+    // --metric chooses what --view draws: without --view it is a usage error, not ignored.
+    let o = qip_memory(&["thermal", &store, "--png", png, "--metric", "loops"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o)
+            .starts_with("error: the following required arguments were not provided:\n  --view <OUT.png>"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -662,6 +662,10 @@ fn command_failures_equal_the_native_cli() {
     for r in [&native, &wasi] {
         assert!(text(&r.stderr).starts_with("qip-memory: cannot read nothing.wasm: "), "{}", text(&r.stderr));
     }
+    // Under WASI a missing file may be one outside the granted directories: the line says so.
+    let hint = "(the WASI command sees only the directories the host grants, e.g. wasmtime run --dir .)\n";
+    assert!(text(&wasi.stderr).ends_with(hint), "{}", text(&wasi.stderr));
+    assert!(!text(&native.stderr).contains("WASI"), "{}", text(&native.stderr));
 }
 
 #[test]

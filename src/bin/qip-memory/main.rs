@@ -87,7 +87,15 @@ pub fn read_stdin() -> Result<Vec<u8>, Failure> {
 
 /// Reads a whole file; the error names the path.
 pub fn read_file(path: &Path) -> Result<Vec<u8>, Failure> {
-    std::fs::read(path).map_err(|e| Failure::new(format!("cannot read {}: {e}", path.display())))
+    std::fs::read(path).map_err(|e| {
+        // Under WASI a file outside the directories the host granted looks missing: say so.
+        let hint = if cfg!(target_os = "wasi") && e.kind() == std::io::ErrorKind::NotFound {
+            " (the WASI command sees only the directories the host grants, e.g. wasmtime run --dir .)"
+        } else {
+            ""
+        };
+        Failure::new(format!("cannot read {}: {e}{hint}", path.display()))
+    })
 }
 
 /// Splits a `-u KEY=VALUE` argument at the first `=`.
@@ -217,8 +225,8 @@ enum Command {
         /// the viridis colour map (log scale) with a colour bar, the hottest bytes numbered.
         #[arg(long, value_name = "OUT.png")]
         view: Option<PathBuf>,
-        /// The metric of `--view`.
-        #[arg(long, value_enum, default_value_t = ViewMetric::Instructions)]
+        /// The metric of `--view` (only with `--view`).
+        #[arg(long, value_enum, default_value_t = ViewMetric::Instructions, requires = "view")]
         metric: ViewMetric,
         /// Print the tile pages, the image totals, the hottest bytes and the counters to stderr.
         #[arg(long)]
