@@ -287,9 +287,32 @@ fn dwarf_fixture_sort_and_top() {
     assert_eq!(row(&v, TREE)["instances"].as_array().unwrap().len(), 31);
 }
 
-/// The same dump with N = 0 (no global values, as WARPO's own test harness writes them): the
-/// tree, held only by `globalTree`, is no longer reachable (docs/heap.md, "Dump format"), and
-/// neither is anything else held only by globals; the locals and pinned roots remain.
+/// A dump cut short (here by 1,000 bytes, as a copy interrupted or a `head -c` would) is
+/// analysed as WARPO analyses it, with a warning that its memory image is not whole pages.
+#[test]
+fn a_truncated_dump_is_warned_about() {
+    let (dump, wasm) = (fixture("leak.2.dump"), fixture("leak.wasm"));
+    let bytes = std::fs::read(&dump).unwrap();
+    // The header (24 bytes) and N global values (4 bytes each), then whole 64 KiB pages.
+    let image = bytes.len() - 24 - 4 * dump_globals(&bytes);
+    assert_eq!(image % 65536, 0, "the fixture's memory image is whole pages");
+    let cut = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cut.dump");
+    std::fs::write(&cut, &bytes[..bytes.len() - 1000]).unwrap();
+    let (_, _, stderr) =
+        cli_warning(&["heap", "analyze", cut.to_str().unwrap(), "--wasm", wasm.to_str().unwrap()]);
+    assert_eq!(
+        stderr,
+        format!(
+            "warning: {}: the dump's memory image is {} bytes, not a whole number of 64 KiB pages: is \
+             the file truncated?\n",
+            cut.display(),
+            image - 1000
+        )
+    );
+}
+
+/// A dump analysed with another program's module, told apart by its global count or its
+/// `__heap_base`, is warned about (docs/heap.md, "Command line").
 #[test]
 fn a_dump_of_another_program_is_warned_about() {
     // `leak`'s dump analysed with `dwarf_fixture`'s module: the JSON as always (WARPO runs on),

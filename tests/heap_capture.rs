@@ -208,4 +208,11 @@ fn stops_name_the_function() {
     let o = run(&d, &["s.wasm", "--invoke", "boom", "--dump-dir", "."]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(text(&o.stderr), "s.wasm: trap: unreachable (at offset 0x36) in `boom`\n");
+    // Without a `name`-section entry the export names the function, as `count` and the Content
+    // tools name it: the same module without the `$` names, so the same offsets.
+    let bare = spin.replace("$spin ", "").replace("$boom ", "");
+    std::fs::write(d.join("bare.wasm"), wat::parse_str(&bare).unwrap()).unwrap();
+    let o = run(&d, &["bare.wasm", "--invoke", "boom", "--dump-dir", "."]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(text(&o.stderr), "bare.wasm: trap: unreachable (at offset 0x36) in `boom`\n");
 }

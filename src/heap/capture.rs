@@ -27,6 +27,7 @@ use alloc::vec::Vec;
 use core::cell::RefCell;
 
 use super::dump::write_dump;
+use crate::tools::explain::function_name;
 use crate::wasm::{
     Caller, ExecError, Extern, ExternalKind, ImportType, Limits, Module, Names, Store, TrapKind, ValType,
     Value,
@@ -159,8 +160,9 @@ pub fn check_guest_path(path: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The interpreter's message for `e`, with the function it stopped in: `` in `NAME` `` by the
-/// `name` section, else `in func[N]`.
+/// The interpreter's message for `e`, with the function it stopped in as the other tools name
+/// it ([`function_name`]: `` in `NAME` `` by the `name` section or an export, else
+/// `in func[N]`).
 fn with_function(e: &ExecError, wasm: &[u8]) -> String {
     let func = match e {
         ExecError::Trap(t) => t.func,
@@ -168,10 +170,7 @@ fn with_function(e: &ExecError, wasm: &[u8]) -> String {
         _ => None,
     };
     let Some(func) = func else { return e.to_string() };
-    match Names::of_module(wasm).functions.iter().find(|(i, _)| *i == func.0) {
-        Some((_, name)) => format!("{e} in `{name}`"),
-        None => format!("{e} in {func}"),
-    }
+    format!("{e} in {}", function_name(wasm, func.0))
 }
 
 /// Global indices of `__data_end`, `__heap_base`, `__stack_pointer`: by export name, else by

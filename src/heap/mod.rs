@@ -126,9 +126,17 @@ impl<'w> Analyzer<'w> {
     /// globals, or its header's `__heap_base` is not the module's (a dump of another program
     /// or another build, whose globals would root the wrong objects). A dump without global
     /// values is the format's own choice (docs/heap.md, "Dump format") and passes, as does a
-    /// module without a global named `__heap_base`. The analysis runs either way, as WARPO's
-    /// does; the CLI prints this as a warning.
+    /// module without a global named `__heap_base`. Before those: a memory image that is not a
+    /// whole number of 64 KiB pages (a WebAssembly memory always is, so the file was cut short
+    /// or padded). The analysis runs either way, as WARPO's does; the CLI prints this as a
+    /// warning.
     pub fn dump_mismatch(&self, dump: &Dump<'_>) -> Option<alloc::string::String> {
+        let image = dump.memory.len();
+        if !image.is_multiple_of(crate::profile::pages::PAGE_SIZE as usize) {
+            return Some(alloc::format!(
+                "the dump's memory image is {image} bytes, not a whole number of 64 KiB pages: is the file truncated?"
+            ));
+        }
         let (held, defined) = (dump.globals.len(), self.module.mutable_i32_globals());
         if held != 0 && held != defined {
             return Some(alloc::format!(
