@@ -780,6 +780,16 @@ fn thermal_writes_both_files_or_neither() {
         let o = qip_memory(&["thermal", &store, "-o", a.to_str().unwrap(), "--png", b.to_str().unwrap()]);
         assert_eq!(one_line_failure(&o), format!("qip-memory: {} is named as two outputs", b.display()));
         assert!(!a.exists());
+        // A dangling link with a relative target, through `..`: the same file as its target.
+        std::fs::create_dir_all(d.join("sub")).unwrap();
+        std::os::unix::fs::symlink("../rel-target.ktx2", d.join("sub/rel.ktx2")).unwrap();
+        let (a, b) = (d.join("rel-target.ktx2"), d.join("sub/rel.ktx2"));
+        let o = qip_memory(&["thermal", &store, "-o", a.to_str().unwrap(), "--png", b.to_str().unwrap()]);
+        assert_eq!(one_line_failure(&o), format!("qip-memory: {} is named as two outputs", b.display()));
+        assert!(!a.exists());
+        // A device takes any number of writes: /dev/null twice is not refused.
+        let o = qip_memory(&["thermal", &store, "-o", "/dev/null", "--png", "/dev/null"]);
+        assert!(o.status.success(), "{}", stderr(&o));
     }
     // --first-page is the component's i32 range.
     let o = qip_memory(&["thermal", &store, "--first-page", "2147483648", "-o", ktx2]);

@@ -86,9 +86,10 @@ pub fn stream(
     done
 }
 
-/// The file `path` names, with every symbolic link and `.`/`..` resolved: its canonical path
+/// The file `path` names, with its symbolic links and `.`/`..` resolved: its canonical path
 /// when it exists, else (a file about to be created, possibly through a dangling link) its
-/// directory's canonical path and its name, else the path made absolute.
+/// directory's canonical path and its name, else the path made absolute. Where the system has
+/// no canonical paths (WASI) links are still followed, but `..` stays as written.
 fn resolved(path: &Path) -> PathBuf {
     let mut path = path.to_path_buf();
     // Dangling links followed by hand, at most as many as Linux follows (40).
@@ -116,6 +117,14 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     resolved(a) == resolved(b)
 }
 
+/// Whether `a` and `b` are one file that two outputs would overwrite in turn: the same file
+/// ([`same_file`]) and not a device or FIFO (`/dev/null`, or `/dev/stdout` and `/dev/stderr`
+/// on one terminal, take any number of writes).
+fn same_output(a: &Path, b: &Path) -> bool {
+    let r = resolved(a);
+    r == resolved(b) && std::fs::metadata(&r).map_or(true, |m| m.is_file())
+}
+
 /// Writes each `(path, bytes)`, all or none: into temporary files beside the paths first, then
 /// renamed over them. Two outputs that name the same file are refused before anything is
 /// written.
@@ -123,10 +132,11 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 /// # Errors
 /// `cannot write PATH: <reason>` for the first output that fails (no output file is created
 /// or changed then, except when a rename fails after earlier ones succeeded, which the file
-/// system reports only in rare cases); `PATH is named twice` for a repeated output.
+/// system reports only in rare cases); `PATH is named as two outputs` when two outputs are one
+/// file ([`same_output`]).
 pub fn files(outputs: &[(&Path, &[u8])]) -> Result<(), Failure> {
     for (i, (a, _)) in outputs.iter().enumerate() {
-        if outputs[..i].iter().any(|(b, _)| same_file(a, b)) {
+        if outputs[..i].iter().any(|(b, _)| same_output(a, b)) {
             return Err(Failure::new(format!("{} is named as two outputs", a.display())));
         }
     }
