@@ -120,7 +120,7 @@ fn exported_functions(module: &Module) -> String {
 /// The module's bytes: a binary file as it is, a text one compiled (errors as
 /// `FILE:LINE:COL: message`).
 fn read_module(wasm: &std::path::Path) -> Result<Vec<u8>, crate::Failure> {
-    let file = std::fs::read(wasm).map_err(|e| format!("{}: {e}", wasm.display()))?;
+    let file = std::fs::read(wasm).map_err(|e| format!("{}: {e}{}", wasm.display(), crate::wasi_hint(&e)))?;
     // Text (a .wat/.wast name, or UTF-8 that opens with `(` or a comment) is compiled, its
     // errors giving line and column; anything else is read as binary.
     let named_text = wasm.extension().and_then(|e| e.to_str()).is_some_and(|e| ["wat", "wast"].contains(&e));

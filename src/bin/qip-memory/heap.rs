@@ -307,15 +307,16 @@ pub enum Format {
 }
 
 fn read(path: &Path, what: &str) -> Result<Vec<u8>, String> {
-    std::fs::read(path).map_err(|e| format!("Error reading {what}: {}: {e}", path.display()))
+    std::fs::read(path)
+        .map_err(|e| format!("Error reading {what}: {}: {e}{}", path.display(), crate::wasi_hint(&e)))
 }
 
 fn top(value: Option<&String>) -> Result<Option<usize>, HeapError> {
     value.map(|v| parse_top(v)).transpose()
 }
 
-/// Adds a warning line to `warnings` when the dump at `path` seems not to be of the module
-/// ([`heap::Analyzer::dump_mismatch`]); the analysis goes on, as WARPO's does.
+/// Adds a warning line to `warnings` when the dump at `path` seems cut short or not to be of
+/// the module ([`heap::Analyzer::dump_mismatch`]); the analysis goes on, as WARPO's does.
 fn warn_mismatch(
     analyzer: &heap::Analyzer<'_>,
     dump: &heap::Dump<'_>,

@@ -87,15 +87,18 @@ pub fn read_stdin() -> Result<Vec<u8>, Failure> {
 
 /// Reads a whole file; the error names the path.
 pub fn read_file(path: &Path) -> Result<Vec<u8>, Failure> {
-    std::fs::read(path).map_err(|e| {
-        // Under WASI a file outside the directories the host granted looks missing: say so.
-        let hint = if cfg!(target_os = "wasi") && e.kind() == std::io::ErrorKind::NotFound {
-            " (the WASI command sees only the directories the host grants, e.g. wasmtime run --dir .)"
-        } else {
-            ""
-        };
-        Failure::new(format!("cannot read {}: {e}{hint}", path.display()))
-    })
+    std::fs::read(path)
+        .map_err(|e| Failure::new(format!("cannot read {}: {e}{}", path.display(), wasi_hint(&e))))
+}
+
+/// What to add to a failed read's message: under WASI a file outside the directories the host
+/// granted looks missing, so a missing file there gets a hint; elsewhere nothing.
+pub fn wasi_hint(e: &std::io::Error) -> &'static str {
+    if cfg!(target_os = "wasi") && e.kind() == std::io::ErrorKind::NotFound {
+        " (the WASI command sees only the directories the host grants, e.g. wasmtime run --dir .)"
+    } else {
+        ""
+    }
 }
 
 /// Splits a `-u KEY=VALUE` argument at the first `=`.
