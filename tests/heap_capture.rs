@@ -188,7 +188,8 @@ fn dump_at_exit_and_refusals() {
     assert_eq!(text(&o.stderr), "--dump-dir e.wasm: not a directory\n");
 }
 
-/// A trap or an exhausted budget names the function it stopped in, by the `name` section.
+/// A trap or an exhausted budget names the function it stopped in, by the `name` section, else
+/// by its export.
 #[test]
 fn stops_name_the_function() {
     let d = dir("stops");
@@ -211,6 +212,7 @@ fn stops_name_the_function() {
     // Without a `name`-section entry the export names the function, as `count` and the Content
     // tools name it: the same module without the `$` names, so the same offsets.
     let bare = spin.replace("$spin ", "").replace("$boom ", "");
+    assert!(!bare.contains("$spin") && !bare.contains("$boom"), "{bare}");
     std::fs::write(d.join("bare.wasm"), wat::parse_str(&bare).unwrap()).unwrap();
     let o = run(&d, &["bare.wasm", "--invoke", "boom", "--dump-dir", "."]);
     assert_eq!(o.status.code(), Some(1));

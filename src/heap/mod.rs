@@ -121,8 +121,8 @@ impl<'w> Analyzer<'w> {
         Ok(Analyzer { module, info: runtime.debug_info(), runtime: Some(runtime) })
     }
 
-    /// Why `dump` seems not to be a dump of this analyzer's module, in one line, or `None`:
-    /// it holds global values, but another number of them than the module has mutable `i32`
+    /// Why `dump` seems not to be a whole dump of this analyzer's module, in one line, or
+    /// `None`: it holds global values, but another number of them than the module has mutable `i32`
     /// globals, or its header's `__heap_base` is not the module's (a dump of another program
     /// or another build, whose globals would root the wrong objects). A dump without global
     /// values is the format's own choice (docs/heap.md, "Dump format") and passes, as does a

@@ -1,5 +1,6 @@
 //! A rejection told in the target's terms, for front ends that show it to a person (the CLI,
-//! the component-model build): the function the run stopped in, by the name a profiler would
+//! the component-model build; [`function_name`] also for `heap capture` and the wasmtime host
+//! of `qip-memory run`): the function the run stopped in, by the name a profiler would
 //! give it (docs/report.md, "Names"), module offsets in hex as disassemblers print them, and
 //! how much of the instruction budget ran. The Content components report only the request
 //! offset and the mode (docs/rejections.md), so none of this is in their code.
