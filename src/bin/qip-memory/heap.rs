@@ -374,10 +374,10 @@ fn diff(
 /// order: `--top` is checked before any file is read; then the analysis
 /// (`qip_memory::heap::analyze` / `diff`, reading the wasm with `Analyzer::load`), then
 /// `--sort`.
-/// The text is empty for `snapshot`, whose output is its file. Besides the text, the lines for
-/// stderr to print once it is written: warnings, and `snapshot`'s `wrote` line (a command that
-/// fails prints its error alone).
-pub fn run(cmd: &HeapCommand) -> Result<(String, Vec<String>), String> {
+/// No text for `snapshot`, whose output is its file. Besides the text, the lines for stderr to
+/// print once it is written: warnings, and `snapshot`'s `wrote` line (a command that fails
+/// prints its error alone).
+pub fn run(cmd: &HeapCommand) -> Result<(Option<String>, Vec<String>), String> {
     let mut warnings = Vec::new();
     let text = match cmd {
         HeapCommand::Analyze { dump: path, wasm, sort, top: n, format } => {
@@ -432,7 +432,7 @@ pub fn run(cmd: &HeapCommand) -> Result<(String, Vec<String>), String> {
             // `-o /dev/stdout` gives the snapshot alone.
             let wrote = write_snapshot(&dump, &wasm, output, [dump_path, wasm_path], &mut warnings)?;
             warnings.push(wrote);
-            Ok(String::new())
+            return Ok((None, warnings));
         }
         HeapCommand::Retainers { dump: path, wasm, address, class, paths, format } => {
             let dump = read(path, "dump file")?;
@@ -453,5 +453,5 @@ pub fn run(cmd: &HeapCommand) -> Result<(String, Vec<String>), String> {
             go().map_err(|e| e.to_string())
         }
     }?;
-    Ok((text, warnings))
+    Ok((Some(text), warnings))
 }

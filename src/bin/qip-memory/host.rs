@@ -211,14 +211,13 @@ fn stage_error(e: &wasmtime::Error, timeout_ms: u64, bytes: &[u8]) -> String {
             format!("stopped after the time limit of {timeout_ms} ms (raise it with --timeout-ms)")
         }
         Some(trap) => {
-            let frame = e.downcast_ref::<wasmtime::WasmBacktrace>().and_then(|b| b.frames().first());
-            match frame.map(|f| (f.func_index(), f.module_offset())) {
-                Some((index, Some(at))) => {
-                    format!("{trap} in {}, near module offset 0x{at:x}", function_name(bytes, index))
-                }
-                Some((index, None)) => format!("{trap} in {}", function_name(bytes, index)),
-                None => format!("{trap}"),
-            }
+            let Some(frame) = e.downcast_ref::<wasmtime::WasmBacktrace>().and_then(|b| b.frames().first())
+            else {
+                return format!("{trap}");
+            };
+            let at =
+                frame.module_offset().map(|at| format!(", near module offset 0x{at:x}")).unwrap_or_default();
+            format!("{trap} in {}{at}", function_name(bytes, frame.func_index()))
         }
         None => format!("{e}").replace('\n', " "),
     }

@@ -289,8 +289,7 @@ fn main() -> ExitCode {
         }
         Command::Heap(heap::HeapArgs { command: Some(cmd), .. }) => {
             let written = heap::run(cmd).and_then(|(json, warnings)| {
-                // Empty for `snapshot`, whose output is its file.
-                if !json.is_empty() {
+                if let Some(json) = json {
                     out::stdout(format!("{json}\n").as_bytes())
                         .map_err(|Failure(reason)| format!("qip-memory: {reason}"))?;
                 }
