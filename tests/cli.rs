@@ -1211,8 +1211,8 @@ fn run_caches_compiled_modules() {
 }
 
 /// `count --dump-ir FUNC` prints the listing of a function found by name (with or without the
-/// text format's `$`), by its export's name, by index or as `func[N]`, and runs nothing; a wrong name or an imported
-/// function is one line naming what exists.
+/// text format's `$`), by its export's name, by index or as `func[N]`, and runs nothing; a
+/// wrong name or an imported function is one line naming what exists.
 #[test]
 fn count_dump_ir() {
     let d = dir("count_dump_ir");

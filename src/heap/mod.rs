@@ -122,9 +122,9 @@ impl<'w> Analyzer<'w> {
     }
 
     /// Why `dump` seems not to be a whole dump of this analyzer's module, in one line, or
-    /// `None`: it holds global values, but another number of them than the module has mutable `i32`
-    /// globals, or its header's `__heap_base` is not the module's (a dump of another program
-    /// or another build, whose globals would root the wrong objects). A dump without global
+    /// `None`: it holds global values, but another number of them than the module has mutable
+    /// `i32` globals, or its header's `__heap_base` is not the module's (a dump of another
+    /// program or another build, whose globals would root the wrong objects). A dump without global
     /// values is the format's own choice (docs/heap.md, "Dump format") and passes, as does a
     /// module without a global named `__heap_base`. Before those: a memory image that is not a
     /// whole number of 64 KiB pages (a WebAssembly memory always is, so the file was cut short

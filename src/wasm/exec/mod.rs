@@ -5,9 +5,9 @@
 //! a taken branch (direct, or through the function's target table) charges the block it lands
 //! in itself and continues after that block's `Fuel`. If the budget cannot cover a block, the
 //! loop switches to its precise instantiation, which enters every block through its `Fuel` and
-//! checks before every op whether that op's instruction still fits, so that a run stops after exactly `budget`
-//! instructions. At a trap the count is corrected to the trapping instruction with the op's
-//! place in its block.
+//! checks before every op whether that op's instruction still fits, so that a run stops after
+//! exactly `budget` instructions. At a trap the count is corrected to the trapping instruction
+//! with the op's place in its block.
 //!
 //! This module is the loop and its control flow (branches, calls, returns, the budget). The
 //! data side of the instructions lives beside it, one concern per module: [`memory`] (every
