@@ -322,7 +322,7 @@ impl Observer for Recorder {
     fn loop_iteration(&mut self) {
         self.events.push("loop".into());
     }
-    fn global0_write(&mut self, value: u32, _: u64) {
+    fn stack_pointer_write(&mut self, value: u32, _: u64) {
         self.events.push(format!("sp={value}"));
     }
 }

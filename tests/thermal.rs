@@ -313,7 +313,7 @@ impl Observer for Survey {
     fn fill(&mut self, d: u64, n: u64, _: u64) {
         self.pages.extend(d / 65536..=(d + n - 1) / 65536);
     }
-    fn global0_write(&mut self, v: u32, _: u64) {
+    fn stack_pointer_write(&mut self, v: u32, _: u64) {
         self.lowest = Some(self.lowest.map_or(v, |l| l.min(v)));
     }
 }

@@ -164,4 +164,10 @@ impl Observer for FunctionRecorder {
     fn fill(&mut self, dst: u64, len: u64, _: u64) {
         self.write(dst, len);
     }
+    fn host_read(&mut self, addr: u64, len: u64, _: u64) {
+        self.read(addr, len);
+    }
+    fn host_write(&mut self, addr: u64, len: u64, _: u64) {
+        self.write(addr, len);
+    }
 }

@@ -55,7 +55,7 @@ impl PageCounts {
 #[derive(Debug, Default)]
 pub struct PageRecorder {
     pages: Vec<Option<Box<PageCounts>>>,
-    lowest_global0: Option<u32>,
+    lowest_stack_pointer: Option<u32>,
 }
 
 impl PageRecorder {
@@ -134,8 +134,8 @@ impl PageRecorder {
     }
 
     /// The lowest value global 0 took during the run, if it was written.
-    pub fn lowest_global0(&self) -> Option<u32> {
-        self.lowest_global0
+    pub fn lowest_stack_pointer(&self) -> Option<u32> {
+        self.lowest_stack_pointer
     }
 }
 
@@ -155,8 +155,14 @@ impl Observer for PageRecorder {
     fn fill(&mut self, dst: u64, len: u64, _: u64) {
         self.write(dst, len);
     }
-    fn global0_write(&mut self, value: u32, _: u64) {
-        self.lowest_global0 = Some(self.lowest_global0.map_or(value, |l| l.min(value)));
+    fn host_read(&mut self, addr: u64, len: u64, _: u64) {
+        self.read(addr, len);
+    }
+    fn host_write(&mut self, addr: u64, len: u64, _: u64) {
+        self.write(addr, len);
+    }
+    fn stack_pointer_write(&mut self, value: u32, _: u64) {
+        self.lowest_stack_pointer = Some(self.lowest_stack_pointer.map_or(value, |l| l.min(value)));
     }
 }
 
@@ -471,16 +477,16 @@ mod tests {
         let mut r = PageRecorder::new();
         r.load(70_000, 8, 1); // page 1: 1 read, 8 bytes
         r.fill(200_000, 10, 2); // page 3: 1 write of 10 bytes
-        r.global0_write(65_000, 0);
-        r.global0_write(64_000, 0);
-        r.global0_write(65_000, 0);
+        r.stack_pointer_write(65_000, 0);
+        r.stack_pointer_write(64_000, 0);
+        r.stack_pointer_write(65_000, 0);
         let regions = Regions {
             // Data [10, 20) and [15, 30) overlap; the input bytes [25, 40) too: union [10, 40)
             // = 30 initialized bytes on page 0.
             data: vec![(10, 20), (15, 30)],
             input: Some((20, 131_072)),
             input_bytes: Some((25, 40)),
-            stack: Regions::stack_range(Some(65_536), r.lowest_global0()),
+            stack: Regions::stack_range(Some(65_536), r.lowest_stack_pointer()),
             output: Some((200_000, 200_010)),
         };
         assert_eq!(regions.stack, Some((64_000, 65_536)));

@@ -539,6 +539,12 @@ impl<const ATTRIBUTE: bool> Observer for ThermalRecorder<ATTRIBUTE> {
     fn fill(&mut self, dst: u64, len: u64, instructions: u64) {
         self.write(dst, len, instructions);
     }
+    fn host_read(&mut self, addr: u64, len: u64, _: u64) {
+        self.access(addr, len);
+    }
+    fn host_write(&mut self, addr: u64, len: u64, instructions: u64) {
+        self.write(addr, len, instructions);
+    }
     #[inline]
     fn call(&mut self, _: bool) {
         self.now.calls += 1;
@@ -562,7 +568,7 @@ impl<const ATTRIBUTE: bool> Observer for ThermalRecorder<ATTRIBUTE> {
     fn loop_iteration(&mut self) {
         self.now.loops += 1;
     }
-    fn global0_write(&mut self, value: u32, _: u64) {
+    fn stack_pointer_write(&mut self, value: u32, _: u64) {
         let v = value as u64;
         if self.lowest.is_none_or(|low| v < low) {
             self.lowest = Some(v);

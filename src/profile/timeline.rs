@@ -201,8 +201,14 @@ impl Observer for Timeline {
     fn fill(&mut self, dst: u64, len: u64, n: u64) {
         self.touch(dst, len, n, true);
     }
+    fn host_read(&mut self, addr: u64, len: u64, n: u64) {
+        self.touch(addr, len, n, false);
+    }
+    fn host_write(&mut self, addr: u64, len: u64, n: u64) {
+        self.touch(addr, len, n, true);
+    }
     #[inline]
-    fn global0_write(&mut self, value: u32, n: u64) {
+    fn stack_pointer_write(&mut self, value: u32, n: u64) {
         let bin = self.bin(n);
         self.stack[bin] = self.stack[bin].min(value);
         self.lowest_stack = Some(self.lowest_stack.map_or(value, |l| l.min(value)));
@@ -219,8 +225,8 @@ mod tests {
         t.store(10, 4, 0);
         t.load(65536, 1, 1023);
         t.load(65536, 1, 1024); // past bin 1023 at width 1: width 2, this is bin 512
-        t.global0_write(900, 5);
-        t.global0_write(800, 4);
+        t.stack_pointer_write(900, 5);
+        t.stack_pointer_write(800, 4);
         let times = t.finish(1025);
         assert_eq!(times.bin_width, 2);
         assert_eq!(times.bins, 513);

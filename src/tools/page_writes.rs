@@ -29,7 +29,7 @@ pub struct PageWrites {
 }
 
 /// The regions of docs/page-table.md for a finished run.
-pub fn regions(outcome: &Outcome, input_len: usize, lowest_global0: Option<u32>) -> Regions {
+pub fn regions(outcome: &Outcome, input_len: usize, lowest_stack_pointer: Option<u32>) -> Regions {
     let data: Vec<Range> = outcome
         .module
         .active_data()
@@ -41,7 +41,7 @@ pub fn regions(outcome: &Outcome, input_len: usize, lowest_global0: Option<u32>)
         data,
         input: c.input.map(|i| (i.ptr as u64, i.ptr as u64 + i.cap as u64)),
         input_bytes: c.input.map(|i| (i.ptr as u64, i.ptr as u64 + input_len as u64)),
-        stack: Regions::stack_range(c.stack_pointer, lowest_global0),
+        stack: Regions::stack_range(c.stack_pointer, lowest_stack_pointer),
         output: (!outcome.output.is_empty())
             .then(|| (outcome.output_ptr as u64, outcome.output_ptr as u64 + outcome.output.len() as u64)),
     }
@@ -56,6 +56,6 @@ pub fn page_writes(request: &[u8], content_type: &[u8], budget: u32) -> Result<P
     let req = Request::parse(request, content_type)?;
     let mut recorder = PageRecorder::new();
     let outcome = req.run(clamp_budget(budget), &mut recorder)?;
-    let table = PageTable::new(&recorder, &regions(&outcome, req.input.len(), recorder.lowest_global0()));
+    let table = PageTable::new(&recorder, &regions(&outcome, req.input.len(), recorder.lowest_stack_pointer()));
     Ok(PageWrites { csv: table.to_csv(), counters: outcome.counters })
 }

@@ -134,7 +134,7 @@ pub fn report(request: &[u8], content_type: &[u8], options: Options) -> Result<R
     if heat_map.is_empty() {
         return Err(super::thermal::nothing_to_report(&req, options.first_page, outcome.counters, budget));
     }
-    let regions = regions(&outcome, req.input.len(), pages.lowest_global0());
+    let regions = regions(&outcome, req.input.len(), pages.lowest_stack_pointer());
     let table = PageTable::new(&pages, &regions);
     let names = FunctionNames::read(req.component);
     let costs = functions.finish(outcome.counters.instructions);

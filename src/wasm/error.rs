@@ -387,6 +387,9 @@ pub enum TrapKind {
     StackOverflow,
     /// A host function reported an error.
     Host,
+    /// A host function ended the program: WASI's `proc_exit` (the exit code is the WASI
+    /// host's to report). Not an error of the program, but the end of the run all the same.
+    Exit,
 }
 
 impl TrapKind {
@@ -405,6 +408,7 @@ impl TrapKind {
             TrapKind::SegmentOutOfBounds => "out of bounds",
             TrapKind::StackOverflow => "call stack exhausted",
             TrapKind::Host => "host function error",
+            TrapKind::Exit => "program exited",
         }
     }
 }

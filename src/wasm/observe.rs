@@ -7,6 +7,11 @@
 //! and have a nonzero length, exactly when the counters count them (docs/counting.md).
 //! `instructions` is the exact instruction count of the run so far, the current instruction
 //! included.
+//!
+//! Host functions (WASI, stubs, the spec harness's `spectest`) run no instructions, but they
+//! are entered and left like Wasm functions, under their import's index, and the guest memory
+//! they read and write is reported through [`Observer::host_read`] and
+//! [`Observer::host_write`], the two sides of a `memory.copy`.
 
 /// Receives the events of a run.
 pub trait Observer {
@@ -38,10 +43,13 @@ pub trait Observer {
     fn call(&mut self, indirect: bool) {
         let _ = indirect;
     }
-    /// A Wasm function starts running: the entry function of an invocation, or a callee right
+    /// A function starts running: the entry function of an invocation, or a callee right
     /// after its [`Observer::call`]. `func` is its index in the module's function index space
     /// (imports first, as in the `name` section); `instructions` is the exact count so far, the
-    /// call instruction included. Host functions run no instructions and are not entered.
+    /// call instruction included. A host function called from Wasm is entered too, under the
+    /// index of the caller's import it was linked to, and left as soon as it returns: it runs
+    /// no instructions, but the memory it touches ([`Observer::host_read`],
+    /// [`Observer::host_write`]) happens inside it.
     #[inline(always)]
     fn enter(&mut self, func: u32, instructions: u64) {
         let _ = (func, instructions);
@@ -53,13 +61,29 @@ pub trait Observer {
     fn leave(&mut self, instructions: u64) {
         let _ = instructions;
     }
+    /// A host function read `len > 0` bytes at `addr` of the calling instance's memory 0 (a
+    /// WASI call's iovecs, path and buffers): observed as the source of a `memory.copy` is.
+    /// `instructions` is the exact count so far, the call instruction included.
+    #[inline(always)]
+    fn host_read(&mut self, addr: u64, len: u64, instructions: u64) {
+        let _ = (addr, len, instructions);
+    }
+    /// A host function wrote `len > 0` bytes at `addr` of the calling instance's memory 0 (a
+    /// WASI call's results and the bytes it read for the program): observed as the destination
+    /// of a `memory.copy` is.
+    #[inline(always)]
+    fn host_write(&mut self, addr: u64, len: u64, instructions: u64) {
+        let _ = (addr, len, instructions);
+    }
     /// A taken branch back to a loop (one loop iteration).
     #[inline(always)]
     fn loop_iteration(&mut self) {}
-    /// `global.set 0` in the entry instance with an `i32` global 0 (LLVM's `__stack_pointer`);
-    /// `value` is the new value; `instructions` the exact count, the `global.set` included.
+    /// `global.set` of the stack pointer: global 0 (LLVM's `__stack_pointer`) unless
+    /// [`Store::watch_stack_pointer`](crate::wasm::Store::watch_stack_pointer) chose another
+    /// or none, in any instance of the store; `value` is the new value's low 32 bits;
+    /// `instructions` the exact count, the `global.set` included.
     #[inline(always)]
-    fn global0_write(&mut self, value: u32, instructions: u64) {
+    fn stack_pointer_write(&mut self, value: u32, instructions: u64) {
         let _ = (value, instructions);
     }
 
@@ -122,14 +146,24 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
         self.1.leave(instructions);
     }
     #[inline(always)]
+    fn host_read(&mut self, addr: u64, len: u64, instructions: u64) {
+        self.0.host_read(addr, len, instructions);
+        self.1.host_read(addr, len, instructions);
+    }
+    #[inline(always)]
+    fn host_write(&mut self, addr: u64, len: u64, instructions: u64) {
+        self.0.host_write(addr, len, instructions);
+        self.1.host_write(addr, len, instructions);
+    }
+    #[inline(always)]
     fn loop_iteration(&mut self) {
         self.0.loop_iteration();
         self.1.loop_iteration();
     }
     #[inline(always)]
-    fn global0_write(&mut self, value: u32, instructions: u64) {
-        self.0.global0_write(value, instructions);
-        self.1.global0_write(value, instructions);
+    fn stack_pointer_write(&mut self, value: u32, instructions: u64) {
+        self.0.stack_pointer_write(value, instructions);
+        self.1.stack_pointer_write(value, instructions);
     }
     #[inline(always)]
     fn begin_render(&mut self, instructions: u64, stack_pointer: Option<u32>) {

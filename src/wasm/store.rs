@@ -50,6 +50,12 @@ pub enum Extern {
 pub type HostFn = Box<dyn FnMut(&mut Caller<'_>, &[Value], &mut [Value]) -> Result<(), TrapKind>>;
 
 /// What a host function may see of the calling instance.
+///
+/// Guest memory that a host function takes in or gives back (a WASI call's iovecs, paths,
+/// buffers and results) goes through [`Caller::read`] and [`Caller::write`], which check the
+/// bounds and report the access to the run's observer ([`Observer::host_read`],
+/// [`Observer::host_write`]), so that page tables and heat maps show I/O buffers. Reads of
+/// [`Caller::memory`] itself are not observed (a memory dump, a debugging aid).
 pub struct Caller<'a> {
     /// The calling instance's memory 0 (empty when it has none).
     pub memory: &'a mut Vec<u8>,
@@ -58,6 +64,30 @@ pub struct Caller<'a> {
     pub(crate) globals: &'a [u128],
     pub(crate) global_addrs: &'a [u32],
     pub(crate) global_types: &'a [GlobalType],
+    /// Where observed accesses go (the run's observer, or nothing).
+    pub(crate) events: &'a mut dyn HostEvents,
+    /// The exact instruction count, the call instruction included.
+    pub(crate) instructions: u64,
+}
+
+/// The observer as a host function sees it: [`Caller::read`] and [`Caller::write`] report
+/// through it. Implemented for every [`Observer`].
+pub(crate) trait HostEvents {
+    fn read(&mut self, addr: u64, len: u64, instructions: u64);
+    fn write(&mut self, addr: u64, len: u64, instructions: u64);
+}
+
+impl<O: Observer> HostEvents for O {
+    fn read(&mut self, addr: u64, len: u64, instructions: u64) {
+        if O::ENABLED && len > 0 {
+            self.host_read(addr, len, instructions);
+        }
+    }
+    fn write(&mut self, addr: u64, len: u64, instructions: u64) {
+        if O::ENABLED && len > 0 {
+            self.host_write(addr, len, instructions);
+        }
+    }
 }
 
 impl Caller<'_> {
@@ -76,6 +106,40 @@ impl Caller<'_> {
     /// The type of the calling instance's global `index`.
     pub fn global_type(&self, index: u32) -> Option<GlobalType> {
         self.global_types.get(index as usize).copied()
+    }
+
+    /// The run's exact instruction count so far, the call instruction included
+    /// (docs/counting.md): a clock that advances with the program's work.
+    pub fn instructions(&self) -> u64 {
+        self.instructions
+    }
+
+    /// `len` bytes of memory 0 at byte address `addr`, observed as read by the host; `None`
+    /// when `[addr, addr + len)` lies outside the memory (nothing is observed then).
+    pub fn read(&mut self, addr: u32, len: u32) -> Option<&[u8]> {
+        let (start, end) = (addr as usize, addr as usize + len as usize);
+        if end > self.memory.len() {
+            return None;
+        }
+        self.events.read(u64::from(addr), u64::from(len), self.instructions);
+        Some(&self.memory[start..end])
+    }
+
+    /// Writes `bytes` to memory 0 at byte address `addr`, observed as written by the host;
+    /// `None` (and nothing written) when the range lies outside the memory.
+    pub fn write(&mut self, addr: u32, bytes: &[u8]) -> Option<()> {
+        let (start, end) = (addr as usize, addr as usize + bytes.len());
+        if end > self.memory.len() {
+            return None;
+        }
+        self.memory[start..end].copy_from_slice(bytes);
+        self.events.write(u64::from(addr), bytes.len() as u64, self.instructions);
+        Some(())
+    }
+
+    /// Whether `[addr, addr + len)` lies inside memory 0.
+    pub fn in_bounds(&self, addr: u32, len: u32) -> bool {
+        addr as usize + len as usize <= self.memory.len()
     }
 }
 
@@ -154,6 +218,9 @@ pub struct Store {
     /// The call stack's storage, kept between calls so that a host calling many short
     /// functions does not grow a new one each time.
     pub(crate) frames: Vec<crate::wasm::exec::Frame>,
+    /// The global whose `global.set` is reported as [`Observer::stack_pointer_write`]
+    /// (an index in each instance's global index space; `None`: none is).
+    pub(crate) stack_pointer: Option<u32>,
 }
 
 impl core::fmt::Debug for Store {
@@ -187,7 +254,16 @@ impl Store {
             stack: Vec::new(),
             stack_hi: Vec::new(),
             frames: Vec::new(),
+            stack_pointer: Some(0),
         }
+    }
+
+    /// Chooses the global whose writes observers see as [`Observer::stack_pointer_write`]:
+    /// global 0 by default (LLVM's `__stack_pointer` in the modules it links, and the Content
+    /// contract's rule, docs/page-table.md), another index for a module whose `name` section
+    /// says so, `None` for a module without a stack pointer. Only `i32` globals are reported.
+    pub fn watch_stack_pointer(&mut self, global: Option<u32>) {
+        self.stack_pointer = global;
     }
 
     /// The limits this store enforces.

@@ -468,8 +468,8 @@ impl Observer for Observed {
         self.loop_iterations += 1;
         self.pages.loop_iteration();
     }
-    fn global0_write(&mut self, value: u32, instructions: u64) {
-        self.pages.global0_write(value, instructions);
+    fn stack_pointer_write(&mut self, value: u32, instructions: u64) {
+        self.pages.stack_pointer_write(value, instructions);
     }
 }
 

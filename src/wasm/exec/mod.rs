@@ -73,6 +73,14 @@ fn call_host(
     Ok(())
 }
 
+/// The index of the import of `inst` that store function `callee` (a host function) was
+/// linked to; `None` when `inst` does not import it.
+#[cold]
+fn import_of(inst: &InstanceData, callee: u32) -> Option<u32> {
+    let imported = inst.module.num_imported_funcs as usize;
+    inst.funcs[..imported].iter().position(|&f| f == callee).map(|i| i as u32)
+}
+
 /// A suspended caller.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Frame {
@@ -168,8 +176,14 @@ pub(crate) fn invoke<O: Observer>(
     if let FuncKind::Host { index } = info.kind {
         let mut results: Vec<Value> = ty.results().iter().map(|t| Value::default_of(*t)).collect();
         let mut empty = Vec::new();
-        let mut caller =
-            Caller { memory: &mut empty, globals: &store.globals, global_addrs: &[], global_types: &[] };
+        let mut caller = Caller {
+            memory: &mut empty,
+            globals: &store.globals,
+            global_addrs: &[],
+            global_types: &[],
+            events: obs,
+            instructions: store.counters.instructions,
+        };
         return match (store.host_funcs[index as usize])(&mut caller, args, &mut results) {
             Ok(()) => Ok(results),
             Err(kind) => Err(ExecError::Trap(Trap::outside(kind))),
@@ -403,8 +417,10 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
         instruction_limit,
         stack,
         stack_hi,
+        stack_pointer,
         ..
     } = store;
+    let stack_pointer = *stack_pointer;
     let limit = *instruction_limit;
     let max_frames = limits.max_frames as usize;
     let max_stack = limits.max_value_stack as usize;
@@ -529,16 +545,28 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                     counters.calls += 1;
                     counters.indirect_calls += $indirect as u64;
                     obs.call($indirect);
+                    let at = exact!();
+                    // Entered under the caller's import it is linked to (none for a host
+                    // function reached through another instance's table).
+                    let import = if O::ENABLED { import_of(inst, callee) } else { None };
+                    if let Some(i) = import {
+                        obs.enter(i, at);
+                    }
                     let mut caller = Caller {
                         memory: &mut mem.data,
                         globals: &globals[..],
                         global_addrs: &inst.globals,
                         global_types: &inst.module.global_types,
+                        events: obs,
+                        instructions: at,
                     };
                     let host = &mut host_funcs[index as usize];
                     let ty = &funcs[callee as usize].ty;
                     if let Err(k) = call_host(host, ty, &mut caller, frame, hi, fp, $args as usize) {
                         trap!(k);
+                    }
+                    if import.is_some() {
+                        obs.leave(at);
                     }
                     pc += 1;
                     continue;
@@ -835,8 +863,8 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
         (GlobalSet { $global:ident, $src:ident }) => {{
             let v = r!($src);
             globals[inst.globals[$global as usize] as usize] = u128::from(v);
-            if O::ENABLED && $global == 0 {
-                obs.global0_write(v as u32, exact!());
+            if O::ENABLED && Some($global) == stack_pointer {
+                obs.stack_pointer_write(v as u32, exact!());
             }
         }};
         (RefFunc { $dst:ident, $func:ident }) => {{ r!($dst) = inst.funcs[$func as usize] as u64 + 1 }};

@@ -430,7 +430,7 @@ macro_rules! op_table {
             Select128 { dst: Slot = out, a: Slot = src, b: Slot = src, c: Slot = src };
             /// [`Op::GlobalGet`] of a `v128` global.
             GlobalGet128 { dst: Slot = out, global: u32 = imm };
-            /// [`Op::GlobalSet`] of a `v128` global (not an observer's `global0_write`, which
+            /// [`Op::GlobalSet`] of a `v128` global (not an observer's `stack_pointer_write`, which
             /// is for an `i32` global 0).
             GlobalSet128 { global: u32 = imm, src: Slot = src };
 
