@@ -9,6 +9,9 @@
 //! * [`heap`]: the AssemblyScript heap analyzer compatible with WARPO's `as-heap-analyzer`
 //!   (docs/heap.md): dump reader, DWARF layouts (gimli), TLSF walk, reference
 //!   graph, roots, dominators, retained sizes, constructor and comparison views, JSON.
+//! * [`wasi`] (feature `wasi`): WASI preview 1 (`wasi_snapshot_preview1`) for the interpreter,
+//!   deterministic (clocks count instructions, randomness is seeded) and observed (every guest
+//!   buffer a call reads or writes), sandboxed to its preopened directories (docs/wasi.md).
 //!
 //! The library is `#![no_std]` + `alloc`; the `std` feature only adds conveniences.
 #![no_std]
@@ -39,4 +42,6 @@ pub mod image;
 mod order;
 pub mod profile;
 pub mod tools;
+#[cfg(feature = "wasi")]
+pub mod wasi;
 pub mod wasm;
