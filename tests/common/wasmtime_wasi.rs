@@ -16,10 +16,11 @@
 //! Wall clock, monotonic clock and random numbers are wasmtime's own (real time, a random seed
 //! per run); the programs print only what holds for any values of them.
 //!
-//! Fuel: the store starts with [`FUEL`] units and wasmtime charges one per Wasm operator
-//! executed (`nop`, `drop`, `block`, `loop`, `end` and `else` are free; see
-//! `wasmtime::Config::consume_fuel`), so [`Reference::fuel_consumed`] approximates the
-//! instructions a run executes, not the count of our interpreter (docs/counting.md).
+//! Fuel: the store starts with [`FUEL`] units and wasmtime 48 charges one per Wasm operator
+//! executed, except `nop`, `drop`, `block`, `loop`, `unreachable`, `return`, `else` and `end`,
+//! which are free (wasmtime-environ's default operator costs), and nothing for the work of
+//! host functions. So [`Reference::fuel_consumed`] approximates the instructions a run
+//! executes; it is not the count of our interpreter (docs/counting.md).
 
 use std::collections::HashMap;
 use std::path::Path;
