@@ -35,7 +35,7 @@ fuzz-differential:
 # Everything CI checks. Tests run in release: the spec suite and the differential test are
 # faster that way than their debug build is slow. tests/components.rs needs the test targets
 # and the components (it builds a missing one with make itself, but not a stale one).
-test: fmt-check lint check-nostd targets components as-fixtures chromium browser-deps heapsnapshot-deps
+test: fmt-check lint check-nostd targets wasi-toolchains programs components as-fixtures chromium browser-deps heapsnapshot-deps
 	DIFF_SEED_START=$(DIFF_SEED_START) $(CARGO) test --profile test-opt --all-targets
 	$(MAKE) test-compact
 	cd $(AS_DIR)/dwarfgen && $(CARGO) test --quiet --target-dir target
@@ -129,6 +129,66 @@ $(TARGET_WASMS): tests/targets/%.wasm:
 	rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true
 	cd tests/targets/$* && CARGO_TARGET_DIR=$(CURDIR)/target/targets $(CARGO) build --release --target wasm32-unknown-unknown
 	cp target/targets/wasm32-unknown-unknown/release/$(subst -,_,$*).wasm $@
+
+# Real WASI preview 1 programs (tests/programs/, README there), one per toolchain: Rust std for
+# wasm32-wasip1, C with Debian's clang and wasi-libc, Zig from PyPI. Each .wasm is a file
+# target on its sources, so nothing is rebuilt needlessly and `make -j2 programs` works on a
+# fresh clone. The C toolchain is an order-only prerequisite (checked every time, installed
+# when missing, never a reason to rebuild); Zig's install stamp names its version, so a new
+# version rebuilds; the Rust recipe adds its target itself, as the other wasm rules do.
+PROGRAMS := tests/programs/rust-wasi.wasm tests/programs/c-wasi.wasm tests/programs/zig-wasi.wasm
+.PHONY: programs wasi-toolchains wasi-c-toolchain
+programs: $(PROGRAMS)
+
+# RUSTFLAGS (replacing any in the environment): the DWARF's source paths relative to the
+# repository, so that two clones build the same bytes.
+tests/programs/rust-wasi.wasm: rust-toolchain.toml tests/programs/rust-wasi/Cargo.toml \
+		tests/programs/rust-wasi/Cargo.lock $(wildcard tests/programs/rust-wasi/src/*.rs)
+	rustup target add wasm32-wasip1 >/dev/null 2>&1 || true
+	cd tests/programs/rust-wasi && CARGO_TARGET_DIR=$(CURDIR)/target/programs RUSTFLAGS=--remap-path-prefix=$(CURDIR)=. \
+	  $(CARGO) build --release --locked --target wasm32-wasip1
+	cp target/programs/wasm32-wasip1/release/wordfreq.wasm $@.tmp && mv $@.tmp $@
+
+# Debian's packages: clang 14 and its wasm-ld (lld), wasi-libc (headers and libc.a in the
+# multiarch directories /usr/include/wasm32-wasi and /usr/lib/wasm32-wasi, where Debian's clang
+# looks for --target=wasm32-wasi; there is no separate sysroot), and compiler-rt's builtins for
+# wasm32 (libclang_rt.builtins-wasm32.a, which the link needs). Installed only when one is
+# missing (apt-get: as root, or with sudo); the lock timeout lets a concurrent apt-get finish.
+WASI_C_PACKAGES := clang lld wasi-libc libclang-rt-14-dev-wasm32
+APT_GET = $$( [ "$$(id -u)" = 0 ] || echo sudo ) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600
+wasi-c-toolchain:
+	@missing=$$(for p in $(WASI_C_PACKAGES); do \
+	  dpkg-query -W -f='$${db:Status-Status}' $$p 2>/dev/null | grep -qx installed || echo $$p; done); \
+	[ -z "$$missing" ] || { echo "installing $$missing"; \
+	  $(APT_GET) update -qq && $(APT_GET) install -y -qq --no-install-recommends $$missing; }
+
+# -g: DWARF with line tables, for the profiler. -fdebug-prefix-map: paths relative to the
+# repository, so that builds in two clones are byte-identical.
+WASI_CFLAGS := -O2 -g -Wall -Wextra -Werror -fdebug-prefix-map=$(CURDIR)=.
+tests/programs/c-wasi.wasm: tests/programs/c-wasi/sortuniq.c | wasi-c-toolchain
+	clang --target=wasm32-wasi $(WASI_CFLAGS) $< -o $@.tmp && mv $@.tmp $@
+
+# Zig from PyPI (the ziglang wheel carries the compiler), installed into target/ rather than
+# the user's Python: `python3 -m ziglang` with PYTHONPATH pointing there. Its caches live in
+# target/programs/ too.
+ZIG_VERSION := 0.15.2
+ZIG_DIR := target/ziglang-$(ZIG_VERSION)
+ZIG_STAMP := $(ZIG_DIR)/.installed
+ZIG := PYTHONPATH=$(CURDIR)/$(ZIG_DIR) python3 -m ziglang
+$(ZIG_STAMP):
+	rm -rf $(ZIG_DIR)
+	python3 -m pip install --quiet --disable-pip-version-check --no-warn-script-location \
+	  --target $(ZIG_DIR) ziglang==$(ZIG_VERSION)
+	touch $@
+tests/programs/zig-wasi.wasm: tests/programs/zig-wasi/revlines.zig $(ZIG_STAMP)
+	mkdir -p target/programs/zig
+	$(ZIG) build-exe -target wasm32-wasi -O ReleaseSafe $< -femit-bin=target/programs/zig/revlines.wasm \
+	  --cache-dir target/programs/zig/cache --global-cache-dir target/programs/zig/global-cache
+	cp target/programs/zig/revlines.wasm $@.tmp && mv $@.tmp $@
+
+# Every toolchain the programs need, without building them.
+wasi-toolchains: wasi-c-toolchain $(ZIG_STAMP)
+	rustup target add wasm32-wasip1 >/dev/null 2>&1 || true
 
 # The QIP Content components (components/*/, each its own crate over the library), built for
 # wasm32-unknown-unknown with one fixed memory. Always rebuilt through cargo, which knows
