@@ -22,7 +22,9 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use qip_memory::wasi::{self, Config, Output, Preopen, Wasi};
-use qip_memory::wasm::{self as ours, ExecError, Extern, ImportType, Limits, Store, TrapKind, ValType, Value};
+use qip_memory::wasm::{
+    self as ours, ExecError, Extern, ImportType, Limits, Store, TrapKind, ValType, Value,
+};
 use wasmtime_wasi::p1::WasiP1Ctx;
 use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
 use wasmtime_wasi::{FsPerms, I32Exit, WasiCtxBuilder};
@@ -101,7 +103,11 @@ fn wrappers() -> String {
         let results = if ty.results().is_empty() { "" } else { "(result i32)" };
         let gets: String = (0..params.len()).map(|i| format!("local.get {i} ")).collect();
         let params = params.join(" ");
-        writeln!(imports, "(import \"wasi_snapshot_preview1\" \"{n}\" (func ${n} (param {params}) {results}))").unwrap();
+        writeln!(
+            imports,
+            "(import \"wasi_snapshot_preview1\" \"{n}\" (func ${n} (param {params}) {results}))"
+        )
+        .unwrap();
         writeln!(funcs, "(func (export \"{n}\") (param {params}) {results} {gets} call ${n})").unwrap();
     }
     format!("(module {imports} (memory (export \"memory\") 1) {funcs})")
@@ -287,7 +293,13 @@ fn view(name: &str, mem: &[u8]) -> String {
             format!("type {} nlink {} size {}", mem[r + 16], u64_at(r + 24), u64_at(r + 32))
         }
         "fd_fdstat_get" => {
-            format!("type {} flags {} base {:#x} inh {:#x}", mem[r], mem[r + 2], u64_at(r + 8), u64_at(r + 16))
+            format!(
+                "type {} flags {} base {:#x} inh {:#x}",
+                mem[r],
+                mem[r + 2],
+                u64_at(r + 8),
+                u64_at(r + 16)
+            )
         }
         "fd_prestat_get" => format!("{} {}", mem[r], u32_at(r + 4)),
         "path_readlink" => {
@@ -364,7 +376,11 @@ fn differential(tag: &str, steps: &[(&str, Vec<A>)], puts: &[(usize, &[u8])]) {
     for (i, (x, y)) in la.iter().zip(&lb).enumerate() {
         assert_eq!(x, y, "{tag}: step {i} differs (ours, then wasmtime's)");
     }
-    assert_eq!(String::from_utf8_lossy(&ours.stdout()), String::from_utf8_lossy(&theirs.stdout()), "{tag}: stdout");
+    assert_eq!(
+        String::from_utf8_lossy(&ours.stdout()),
+        String::from_utf8_lossy(&theirs.stdout()),
+        "{tag}: stdout"
+    );
     assert_eq!(snapshot(&a.0), snapshot(&b.0), "{tag}: trees");
     assert_eq!(ours.exit_code(), theirs.exit_code(), "{tag}: exit code");
 }
@@ -377,8 +393,11 @@ fn signatures_match_wasmtime() {
     let mut linker: wasmtime::Linker<WasiP1Ctx> = wasmtime::Linker::new(&engine);
     wasmtime_wasi::p1::add_to_linker_sync(&mut linker, |t| t).unwrap();
     let mut store = wasmtime::Store::new(&engine, WasiCtxBuilder::new().build_p1());
-    let theirs: Vec<String> =
-        linker.iter(&mut store).filter(|(m, _, _)| *m == wasi::MODULE).map(|(_, n, _)| n.to_string()).collect();
+    let theirs: Vec<String> = linker
+        .iter(&mut store)
+        .filter(|(m, _, _)| *m == wasi::MODULE)
+        .map(|(_, n, _)| n.to_string())
+        .collect();
     assert_eq!(theirs.len(), 46);
     for name in Wasi::functions() {
         let Ok(wasmtime::Extern::Func(f)) = linker.get(&mut store, wasi::MODULE, name) else {

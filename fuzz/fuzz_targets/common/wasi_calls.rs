@@ -31,7 +31,11 @@ pub fn module_wat() -> String {
         let results = if ty.results().is_empty() { "" } else { "(result i32)" };
         let gets: String = (0..params.len()).map(|i| format!("local.get {i} ")).collect();
         let params = params.join(" ");
-        writeln!(imports, "(import \"wasi_snapshot_preview1\" \"{n}\" (func ${n} (param {params}) {results}))").unwrap();
+        writeln!(
+            imports,
+            "(import \"wasi_snapshot_preview1\" \"{n}\" (func ${n} (param {params}) {results}))"
+        )
+        .unwrap();
         writeln!(funcs, "(func (export \"{n}\") (param {params}) {results} {gets} call ${n})").unwrap();
     }
     format!("(module {imports} (memory (export \"memory\") 1) {funcs})")
@@ -109,10 +113,40 @@ impl Input<'_> {
 
 /// Paths the fuzzer picks from: inside, outside, through links, odd.
 const PATHS: &[&str] = &[
-    "f.txt", "a", "a/b", "a/g.txt", "new", "a/new", "a/b/new", ".", "..", "../canary.txt", "/",
-    "/etc/passwd", "up", "up/canary.txt", "up/outside/x.txt", "root/etc/passwd", "out", "sneaky",
-    "sneaky/canary.txt", "loop1", "loop1/x", "to_a/g.txt", "to_a/../..", "to_f", "a/../../canary.txt",
-    "a/..", "a/b/../../..", "", "a//b/", "f.txt/", "new/", "..//canary.txt", "./up/..", "x\0y",
+    "f.txt",
+    "a",
+    "a/b",
+    "a/g.txt",
+    "new",
+    "a/new",
+    "a/b/new",
+    ".",
+    "..",
+    "../canary.txt",
+    "/",
+    "/etc/passwd",
+    "up",
+    "up/canary.txt",
+    "up/outside/x.txt",
+    "root/etc/passwd",
+    "out",
+    "sneaky",
+    "sneaky/canary.txt",
+    "loop1",
+    "loop1/x",
+    "to_a/g.txt",
+    "to_a/../..",
+    "to_f",
+    "a/../../canary.txt",
+    "a/..",
+    "a/b/../../..",
+    "",
+    "a//b/",
+    "f.txt/",
+    "new/",
+    "..//canary.txt",
+    "./up/..",
+    "x\0y",
 ];
 
 /// Where arguments point.

@@ -22,12 +22,12 @@ use std::fs::OpenOptions;
 
 use super::fd::{set_times_at, times};
 use super::{Args, Ret, flags, stat};
+use crate::wasi::State;
 use crate::wasi::abi::{Errno, fdflags, layout, lookupflags, oflags, rights};
 use crate::wasi::errno::from_io;
 use crate::wasi::fds::{Desc, DirFd, FileFd};
 use crate::wasi::guest::Guest;
 use crate::wasi::path::{Parent, resolve, resolve_parent};
-use crate::wasi::State;
 
 /// The directory descriptor `fd` (a copy: the table may change before it is used).
 fn dir(st: &State, fd: u32) -> Result<DirFd, Errno> {
