@@ -190,15 +190,21 @@ impl Wasi {
     pub fn new(config: Config) -> Result<Wasi, SetupError> {
         if config.dirs.len() > MAX_DESCRIPTORS - 3 {
             let (host, guest) = (config.dirs[0].host.clone(), config.dirs[0].guest.clone());
-            return Err(SetupError { host, guest, kind: SetupErrorKind::TooMany { count: config.dirs.len() } });
+            return Err(SetupError {
+                host,
+                guest,
+                kind: SetupErrorKind::TooMany { count: config.dirs.len() },
+            });
         }
         let mut fds = Fds::default();
         for d in [Desc::Stdin, Desc::Stdout, Desc::Stderr] {
             fds.push(d).map_err(|_| unreachable_setup())?;
         }
         for p in &config.dirs {
-            let root = std::fs::canonicalize(&p.host).map_err(|e| SetupError::os(p.host.clone(), p.guest.clone(), &e))?;
-            let meta = std::fs::metadata(&root).map_err(|e| SetupError::os(p.host.clone(), p.guest.clone(), &e))?;
+            let root = std::fs::canonicalize(&p.host)
+                .map_err(|e| SetupError::os(p.host.clone(), p.guest.clone(), &e))?;
+            let meta =
+                std::fs::metadata(&root).map_err(|e| SetupError::os(p.host.clone(), p.guest.clone(), &e))?;
             if !meta.is_dir() {
                 return Err(SetupError {
                     host: p.host.clone(),
@@ -206,7 +212,8 @@ impl Wasi {
                     kind: SetupErrorKind::NotADirectory,
                 });
             }
-            let dir = DirFd { root: Rc::from(root.as_path()), rel: Vec::new(), preopen: Some(p.guest.clone()) };
+            let dir =
+                DirFd { root: Rc::from(root.as_path()), rel: Vec::new(), preopen: Some(p.guest.clone()) };
             fds.push(Desc::Dir(dir)).map_err(|_| unreachable_setup())?;
         }
         let state = State {

@@ -54,7 +54,8 @@ impl IoRanges {
         let list: Vec<(u64, u64)> = self.ranges.iter().map(|(&s, &e)| (s, e)).collect();
         let merges = list.len().saturating_sub(target);
         // Gap `i` lies between range `i` and range `i + 1`.
-        let mut gaps: Vec<(u64, usize)> = list.windows(2).enumerate().map(|(i, w)| (w[1].0 - w[0].1, i)).collect();
+        let mut gaps: Vec<(u64, usize)> =
+            list.windows(2).enumerate().map(|(i, w)| (w[1].0 - w[0].1, i)).collect();
         gaps.sort_unstable();
         let mut close = alloc::vec![false; list.len()];
         for &(_, i) in gaps.iter().take(merges) {

@@ -61,7 +61,12 @@ pub(super) fn stdin_remaining(input: &Stdin, pos: usize) -> Option<u64> {
 }
 
 /// `fd_read` of fd 0 into `iovs`: the number of bytes read.
-pub(super) fn read(input: &mut Stdin, pos: &mut usize, guest: &mut Guest<'_, '_>, iovs: &[Iovec]) -> Result<u32, Errno> {
+pub(super) fn read(
+    input: &mut Stdin,
+    pos: &mut usize,
+    guest: &mut Guest<'_, '_>,
+    iovs: &[Iovec],
+) -> Result<u32, Errno> {
     match input {
         Stdin::Empty => Ok(0),
         Stdin::Bytes(data) => {

@@ -67,9 +67,7 @@ fn fdstat(filetype: u8, flags: u16, base: u64, inheriting: u64) -> [u8; layout::
 pub(super) fn fd_fdstat_get(st: &mut State, guest: &mut Guest<'_, '_>, args: Args<'_>) -> Ret {
     let out = args.u32(1);
     let bytes = match st.fds.get(args.u32(0))? {
-        Desc::Stdin => {
-            fdstat(stdio::stdin_filetype(&st.stdin), 0, rights::FD_READ, rights::FD_READ)
-        }
+        Desc::Stdin => fdstat(stdio::stdin_filetype(&st.stdin), 0, rights::FD_READ, rights::FD_READ),
         Desc::Stdout => fdstat(stdio::output_filetype(&st.stdout), 0, rights::FD_WRITE, rights::FD_WRITE),
         Desc::Stderr => fdstat(stdio::output_filetype(&st.stderr), 0, rights::FD_WRITE, rights::FD_WRITE),
         Desc::Dir(DirFd { preopen: Some(_), .. }) => {
@@ -167,7 +165,13 @@ fn system_time(ns: u64) -> Result<SystemTime, Errno> {
 ///
 /// # Errors
 /// [`Errno::INVAL`] for unknown flags or a time both given and "now" (wasmtime's rule).
-pub(super) fn times(st: &State, guest: &Guest<'_, '_>, atim: u64, mtim: u64, fst: u32) -> Result<FileTimes, Errno> {
+pub(super) fn times(
+    st: &State,
+    guest: &Guest<'_, '_>,
+    atim: u64,
+    mtim: u64,
+    fst: u32,
+) -> Result<FileTimes, Errno> {
     let fst = flags(fst, u32::from(fstflags::ALL))? as u16;
     let both = |set, now| fst & set != 0 && fst & now != 0;
     if both(fstflags::ATIM, fstflags::ATIM_NOW) || both(fstflags::MTIM, fstflags::MTIM_NOW) {

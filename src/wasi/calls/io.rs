@@ -85,7 +85,12 @@ fn read_file(f: &File, mut pos: u64, guest: &mut Guest<'_, '_>, iovs: &[Iovec]) 
 
 /// Writes the buffers to `f` at `pos`, or at its end in append mode; returns the bytes written
 /// and the offset after them.
-fn write_file(f: &FileFd, mut pos: u64, guest: &mut Guest<'_, '_>, iovs: &[Iovec]) -> Result<(u32, u64), Errno> {
+fn write_file(
+    f: &FileFd,
+    mut pos: u64,
+    guest: &mut Guest<'_, '_>,
+    iovs: &[Iovec],
+) -> Result<(u32, u64), Errno> {
     let mut total = 0u32;
     for v in iovs {
         if v.len == 0 {

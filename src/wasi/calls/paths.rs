@@ -11,7 +11,8 @@
 //! socket is [`Errno::NOTSUP`], since opening one can block.
 //!
 //! `path_link` with `symlink_follow` is [`Errno::INVAL`] (wasmtime). `path_symlink` stores
-//! any target text: a link that leads out is refused when a path goes through it.
+//! any relative target text (a link that leads out is refused when a path goes through it);
+//! an absolute target is [`Errno::PERM`], and so is `path_readlink` of one (wasmtime).
 //! `path_filestat_set_times` on a symbolic link not followed is [`Errno::NOTSUP`] (`std` sets
 //! a file's times through an open file). A path ending in `.` or `..` names a directory, not
 //! an entry of it: creating, linking or symlinking there is [`Errno::EXIST`], removing a
@@ -21,12 +22,12 @@ use std::fs::OpenOptions;
 
 use super::fd::{set_times_at, times};
 use super::{Args, Ret, flags, stat};
+use crate::wasi::State;
 use crate::wasi::abi::{Errno, fdflags, layout, lookupflags, oflags, rights};
 use crate::wasi::errno::from_io;
 use crate::wasi::fds::{Desc, DirFd, FileFd};
 use crate::wasi::guest::Guest;
 use crate::wasi::path::{Parent, resolve, resolve_parent};
-use crate::wasi::State;
 
 /// The directory descriptor `fd` (a copy: the table may change before it is used).
 fn dir(st: &State, fd: u32) -> Result<DirFd, Errno> {
@@ -172,7 +173,7 @@ pub(super) fn path_open(st: &mut State, guest: &mut Guest<'_, '_>, args: Args<'_
 }
 
 /// `path_readlink(fd, path, path_len, buf, buf_len, → bufused)`: the link's target, cut to
-/// `buf_len` bytes, without a NUL.
+/// `buf_len` bytes, without a NUL; an absolute target is [`Errno::PERM`] (wasmtime's rule).
 pub(super) fn path_readlink(st: &mut State, guest: &mut Guest<'_, '_>, args: Args<'_>) -> Ret {
     let d = dir(st, args.u32(0))?;
     let p = guest.string(args.u32(1), args.u32(2))?;
@@ -186,6 +187,10 @@ pub(super) fn path_readlink(st: &mut State, guest: &mut Guest<'_, '_>, args: Arg
         Some(_) => {}
     }
     let target = io(std::fs::read_link(&r.host))?;
+    if target.has_root() {
+        // wasmtime's `read_link` refuses to show an absolute target (an escape attempt).
+        return Err(Errno::PERM.into());
+    }
     let target = target.to_str().ok_or(Errno::ILSEQ)?.as_bytes();
     let n = target.len().min(buf_len as usize);
     guest.write(buf, &target[..n])?;
@@ -222,13 +227,18 @@ pub(super) fn path_rename(st: &mut State, guest: &mut Guest<'_, '_>, args: Args<
 }
 
 /// `path_symlink(old_path, old_path_len, fd, new_path, new_path_len)`: a symbolic link at the
-/// new path whose target is the old path's text. Unix only; elsewhere [`Errno::NOTSUP`].
+/// new path whose target is the old path's text; an absolute target is [`Errno::PERM`]
+/// (wasmtime's rule). Unix only; elsewhere [`Errno::NOTSUP`].
 pub(super) fn path_symlink(st: &mut State, guest: &mut Guest<'_, '_>, args: Args<'_>) -> Ret {
     let d = dir(st, args.u32(2))?;
     let target = guest.string(args.u32(0), args.u32(1))?;
     let new_path = guest.string(args.u32(3), args.u32(4))?;
     let parent = resolve_parent(&d, &new_path)?;
     let at = entry_or(&parent, Errno::EXIST)?;
+    if std::path::Path::new(&target).has_root() {
+        // wasmtime refuses an absolute target at creation (an escape attempt).
+        return Err(Errno::PERM.into());
+    }
     #[cfg(unix)]
     {
         io(std::os::unix::fs::symlink(target, at))?;

@@ -44,9 +44,11 @@ pub(super) fn fd_readdir(st: &mut State, guest: &mut Guest<'_, '_>, args: Args<'
         entries.push(Entry { name, ino: stat::ino(&meta), kind: stat::of(meta.file_type()) });
     }
     entries.sort_unstable_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
-    let dots = [String::from("."), String::from("..")]
-        .into_iter()
-        .map(|name| Entry { name, ino: dir_ino, kind: filetype::DIRECTORY });
+    let dots = [String::from("."), String::from("..")].into_iter().map(|name| Entry {
+        name,
+        ino: dir_ino,
+        kind: filetype::DIRECTORY,
+    });
     let cap = buf_len as usize;
     let mut bytes = Vec::new();
     for (i, e) in dots.chain(entries).enumerate().skip(usize::try_from(cookie).unwrap_or(usize::MAX)) {

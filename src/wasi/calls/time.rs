@@ -64,7 +64,8 @@ fn decode(st: &State, now: u64, s: &[u8]) -> Result<Sub, Errno> {
     if tag == eventtype::CLOCK {
         let id = enumeration(le_u32(&s[16..]), clock::THREAD_CPUTIME)?;
         let timeout = le_u64(&s[24..]);
-        let sub_flags = flags(u32::from(u16::from_le_bytes([s[40], s[41]])), u32::from(SUBSCRIPTION_CLOCK_ABSTIME))?;
+        let sub_flags =
+            flags(u32::from(u16::from_le_bytes([s[40], s[41]])), u32::from(SUBSCRIPTION_CLOCK_ABSTIME))?;
         let absolute = sub_flags != 0;
         let deadline = match (id, absolute) {
             (clock::MONOTONIC | clock::REALTIME, false) => now.saturating_add(timeout),
