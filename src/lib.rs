@@ -6,6 +6,11 @@
 //! * [`wasm`]: the bounded interpreter: decode and validate (WebAssembly 2.0, our own decoder), translate each
 //!   function body once into a compact internal form, execute it with QIP's exact counters
 //!   (docs/counting.md), a budget, limits (docs/limits.md) and a monomorphised observer.
+//! * [`run`]: the typed run at the centre: a program (a Content target, a WASI command, a
+//!   module's export), its budget and limits, executed under an observer into one
+//!   [`run::Finished`] that every analysis takes.
+//! * [`profile`]: the analyses built on the interpreter's observations (page table, heat map,
+//!   functions, time); [`tools`]: the memory tools end to end, over a run or a request.
 //! * [`heap`]: the AssemblyScript heap analyzer compatible with WARPO's `as-heap-analyzer`
 //!   (docs/heap.md): dump reader, DWARF layouts (gimli), TLSF walk, reference
 //!   graph, roots, dominators, retained sizes, constructor and comparison views, JSON.
@@ -41,6 +46,7 @@ pub mod heap;
 pub mod image;
 mod order;
 pub mod profile;
+pub mod run;
 pub mod tools;
 #[cfg(feature = "wasi")]
 pub mod wasi;

@@ -11,9 +11,12 @@ use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
+pub use crate::run::failure::{Cause, Failure};
+use crate::run::failure::{exec_failure, fail, fail_after};
+
 use super::contract::{self, Contract};
 use super::uniforms::{self, ScalarType, UniformValue};
-use crate::wasm::{Counters, ExecError, Instance, Limits, Module, Observer, Store, TrapKind, ValType, Value};
+use crate::wasm::{Counters, Instance, Limits, Module, Observer, Store, ValType, Value};
 
 /// One target uniform of the request: `uniforms[<key>]` with its raw value.
 #[derive(Debug, Clone, Copy)]
@@ -22,74 +25,6 @@ pub struct TargetUniform<'a> {
     pub key: &'a str,
     /// The raw value bytes.
     pub value: &'a [u8],
-}
-
-/// What went wrong, and where in its own terms; [`crate::tools::modes::of`] gives its
-/// rejection mode.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Cause {
-    /// Mode 1: the module does not decode or validate; `offset` in the module.
-    Invalid {
-        /// Byte offset in the module.
-        offset: usize,
-    },
-    /// Mode 2: the Content contract is violated (or the input does not fit it).
-    Contract,
-    /// Mode 3: uniform `index` (in the sorted list) has no setter, a bad setter signature, or a
-    /// value that does not parse.
-    Uniform {
-        /// Index in the sorted uniform list.
-        index: usize,
-    },
-    /// Mode 4: a trap at `offset` in the module.
-    Trap {
-        /// Byte offset of the trapping instruction in the module.
-        offset: u32,
-        /// Which trap.
-        kind: TrapKind,
-    },
-    /// Mode 5: the budget ran out; `offset` of the next instruction in the module.
-    Budget {
-        /// Byte offset of the next instruction in the module.
-        offset: u32,
-    },
-    /// Mode 6: the target rejected its input; `offset` into the input when the target declares
-    /// failure modes, else `None`.
-    Rejected {
-        /// The target's offset into its input (`detail / modes`).
-        offset: Option<u32>,
-        /// The target's own mode (`detail % modes`).
-        mode: Option<u32>,
-    },
-    /// Mode 7: the target's output is invalid (range, capacity, UTF-8, reserved bits).
-    Output,
-    /// Mode 9: a limit of ours (module size, memory, stack depth).
-    Limit,
-}
-
-/// A failed run: its cause, a one-line reason, and where the target was when it stopped.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Failure {
-    /// Classification and location.
-    pub cause: Cause,
-    /// What happened, in one line.
-    pub message: String,
-    /// The index (imports first) of the function holding the trapping instruction, the next
-    /// instruction of an exhausted budget or the call past the stack limit.
-    pub function: Option<u32>,
-    /// The counters when the run stopped (setters and render together); `None` when the
-    /// target never ran (an invalid module, a contract violation, an instantiation trap).
-    /// Boxed: a failure travels through every `?` of a run, so it stays small.
-    pub counters: Option<Box<Counters>>,
-}
-
-fn fail<T>(cause: Cause, message: String) -> Result<T, Failure> {
-    Err(Failure { cause, message, function: None, counters: None })
-}
-
-/// [`fail`] once `render` has returned: the counters of the whole run are known.
-fn fail_after<T>(counters: Counters, cause: Cause, message: String) -> Result<T, Failure> {
-    Err(Failure { cause, message, function: None, counters: Some(Box::new(counters)) })
 }
 
 /// A finished run.
@@ -107,29 +42,6 @@ pub struct Outcome {
     pub counters: Counters,
     /// Size of the target's memory at the end, in bytes.
     pub memory_bytes: u64,
-}
-
-/// The failure of a call that stopped with `e`, with the function it stopped in and the
-/// counters so far.
-fn exec_failure(e: ExecError, counters: Option<Box<Counters>>) -> Failure {
-    let (cause, message, function) = match e {
-        ExecError::Trap(t) if t.kind == TrapKind::StackOverflow => {
-            (Cause::Limit, reason!("call stack limit exceeded at module offset {}", t.offset), t.func)
-        }
-        ExecError::Trap(t) => (
-            Cause::Trap { offset: t.offset.0, kind: t.kind },
-            reason!("target trapped: {} at module offset {}", t.kind, t.offset),
-            t.func,
-        ),
-        ExecError::BudgetExhausted { offset, func } => (
-            Cause::Budget { offset: offset.0 },
-            reason!("instruction budget exhausted (next instruction at module offset {offset})"),
-            func,
-        ),
-        ExecError::Signature(s) => (Cause::Contract, reason!("{s}"), None),
-        e @ ExecError::UnknownFunc => (Cause::Contract, reason!("{e}"), None),
-    };
-    Failure { cause, message, function: function.map(|f| f.0), counters }
 }
 
 fn scalar_type(t: ValType) -> Option<ScalarType> {

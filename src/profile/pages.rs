@@ -170,6 +170,11 @@ impl Observer for PageRecorder {
 pub type Range = (u64, u64);
 
 /// What is known about the target besides the recorded accesses.
+///
+/// A Content target has `data`, `input`, `stack` and `output` (docs/page-table.md); a
+/// program (a WASI command, a module's export) has `data`, `heap`, `stack` and `io`
+/// (docs/programs.md, "Regions"). `heap` and `io` are never set for a Content target, so its
+/// labels are exactly the component's.
 #[derive(Debug, Clone, Default)]
 pub struct Regions {
     /// Active data segments with nonzero length.
@@ -178,22 +183,29 @@ pub struct Regions {
     pub input: Option<Range>,
     /// The request's input bytes as copied before the run: `[input_ptr, input_ptr + len)`.
     pub input_bytes: Option<Range>,
-    /// `[lowest global 0, initial global 0)` when global 0 is a mutable i32 that moved down.
+    /// `[lowest stack pointer, initial stack pointer)` when the stack pointer moved down.
     pub stack: Option<Range>,
     /// `[ptr, ptr + size)` of a successful output with `size > 0`.
     pub output: Option<Range>,
+    /// A program's heap: `[__heap_base, end of memory)`.
+    pub heap: Option<Range>,
+    /// The guest memory that WASI calls read or wrote (iovec arrays, buffers, paths, results),
+    /// merged, ascending.
+    pub io: Vec<Range>,
 }
 
 impl Regions {
     /// The page table's `region` of page `page`: the regions overlapping it, of `data`,
-    /// `input`, `stack`, `output` in that order, joined by `+`; `other` for none.
+    /// `input`, `heap`, `stack`, `io`, `output` in that order, joined by `+`; `other` for none.
     pub fn label(&self, page: u64) -> String {
         let (lo, hi) = (page * PAGE_SIZE, (page + 1) * PAGE_SIZE);
         let mut region = String::new();
         let labels = [
             ("data", self.data.iter().any(|&r| overlaps(r, lo, hi))),
             ("input", self.input.is_some_and(|r| overlaps(r, lo, hi))),
+            ("heap", self.heap.is_some_and(|r| overlaps(r, lo, hi))),
             ("stack", self.stack.is_some_and(|r| overlaps(r, lo, hi))),
+            ("io", self.io.iter().any(|&r| overlaps(r, lo, hi))),
             ("output", self.output.is_some_and(|r| overlaps(r, lo, hi))),
         ];
         for (name, on) in labels {
@@ -210,7 +222,8 @@ impl Regions {
         region
     }
 
-    /// The stack range (docs/page-table.md, "Regions") from global 0's initial and lowest values.
+    /// The stack range (docs/page-table.md, "Regions") from the stack pointer's initial and
+    /// lowest values.
     pub fn stack_range(initial: Option<u32>, lowest: Option<u32>) -> Option<Range> {
         match (initial, lowest) {
             (Some(i), Some(l)) if l < i => Some((l as u64, i as u64)),
@@ -224,7 +237,8 @@ impl Regions {
 pub struct PageRow {
     /// Zero-based page index (`address / 65536`).
     pub page: u64,
-    /// Region labels joined with `+` in the order data, input, stack, output; `other` if none.
+    /// Region labels joined with `+` in the order data, input, heap, stack, io, output;
+    /// `other` if none ([`Regions::label`]).
     pub region: String,
     /// Bytes set before the run (data segments and request input, union), in this page.
     pub initialized_bytes: u64,
@@ -488,6 +502,7 @@ mod tests {
             input_bytes: Some((25, 40)),
             stack: Regions::stack_range(Some(65_536), r.lowest_stack_pointer()),
             output: Some((200_000, 200_010)),
+            ..Regions::default()
         };
         assert_eq!(regions.stack, Some((64_000, 65_536)));
         let t = PageTable::new(&r, &regions);

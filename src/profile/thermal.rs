@@ -577,6 +577,12 @@ impl<const ATTRIBUTE: bool> Observer for ThermalRecorder<ATTRIBUTE> {
             }
         }
     }
+    /// A program's stack area is known from its layout: writes in it attribute nothing, with
+    /// no queue and no second run (docs/programs.md, "Heat map").
+    fn begin_program(&mut self, stack: Option<(u64, u64)>) {
+        self.stack = StackRange::Known(stack.filter(|(floor, top)| floor < top));
+        self.begin_render(0, stack.map(|(_, top)| top as u32));
+    }
     fn begin_render(&mut self, instructions: u64, stack_pointer: Option<u32>) {
         self.rendering = true;
         self.stack_top = stack_pointer.map(u64::from);

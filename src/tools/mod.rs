@@ -27,8 +27,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::content::multipart;
-use crate::content::run::{self, Cause, Failure, Outcome, TargetUniform};
-use crate::wasm::{Counters, Limits, Observer};
+use crate::content::run::{Cause, Failure, TargetUniform};
+use crate::run::{Content, Run};
+use crate::wasm::{Counters, Limits};
 
 /// Our limits for targets (docs/limits.md): module 1 MiB, memory 192 MiB, and the
 /// interpreter's defaults for frames and the value stack.
@@ -110,7 +111,8 @@ pub fn rejection(failure: Failure, budget: u32, at: &PartOffsets<'_>) -> Rejecti
     let c = at.component;
     let offset = match *cause {
         Cause::Invalid { offset } => c + offset,
-        Cause::Contract | Cause::Output | Cause::Limit => c,
+        Cause::Contract | Cause::Output | Cause::Limit | Cause::Unresolved | Cause::Entry | Cause::Setup => c,
+        Cause::NothingToReport => at.request_len,
         Cause::Uniform { index } => at.uniforms.get(index).copied().unwrap_or(c),
         Cause::Trap { offset, .. } | Cause::Budget { offset } => c + offset as usize,
         Cause::Rejected { offset, .. } => match at.input {
@@ -195,21 +197,22 @@ impl<'a> Request<'a> {
         self.request_len == 0
     }
 
-    /// Runs the target (docs/request.md, "The run") with at most `budget`
-    /// instructions for setters and render, reporting every event to `observer`.
-    ///
-    /// # Errors
-    /// The [`Rejection`] of the run's failure, with the offsets of 1.1.
-    pub fn run<O: Observer>(&self, budget: u32, observer: &mut O) -> Result<Outcome, Rejection> {
-        run::run(self.component, self.input, &self.uniforms, budget as u64, &target_limits(), observer)
-            .map_err(|f| {
-                let at = PartOffsets {
-                    component: self.component_offset,
-                    input: self.input_offset,
-                    uniforms: &self.uniform_offsets,
-                    request_len: self.request_len,
-                };
-                rejection(f, budget, &at)
-            })
+    /// The Content run the request asks for: the target, its input and uniforms, with at
+    /// most `budget` instructions for setters and render (docs/request.md, "The run").
+    pub fn content_run(&self, budget: u32) -> Run<'a> {
+        let content = Content { module: self.component, input: self.input, uniforms: self.uniforms.clone() };
+        Run { limits: target_limits(), ..Run::content(content, u64::from(budget)) }
+    }
+
+    /// The [`Rejection`] of a failure of [`Request::content_run`]'s run, with the request
+    /// offsets of docs/rejections.md.
+    pub fn rejection(&self, failure: Failure, budget: u32) -> Rejection {
+        let at = PartOffsets {
+            component: self.component_offset,
+            input: self.input_offset,
+            uniforms: &self.uniform_offsets,
+            request_len: self.request_len,
+        };
+        rejection(failure, budget, &at)
     }
 }

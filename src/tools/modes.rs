@@ -112,7 +112,9 @@ pub fn of(cause: &Cause) -> u32 {
         Cause::Budget { .. } => BUDGET.number,
         Cause::Rejected { .. } => REJECTED.number,
         Cause::Output => OUTPUT.number,
-        Cause::Limit => LIMIT.number,
+        Cause::Limit | Cause::Setup => LIMIT.number,
+        Cause::NothingToReport => NOTHING_TO_REPORT.number,
+        Cause::Unresolved | Cause::Entry => CONTRACT.number,
     }
 }
 

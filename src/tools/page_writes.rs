@@ -2,11 +2,10 @@
 //! the page table CSV out (docs/request.md, docs/page-table.md).
 
 use alloc::string::String;
-use alloc::vec::Vec;
 
 use super::{Rejection, Request};
-use crate::content::run::Outcome;
-use crate::profile::pages::{PageRecorder, PageTable, Range, Regions};
+use crate::profile::pages::{PageRecorder, PageTable, Regions};
+use crate::run::{Failure, Finished, Run};
 use crate::wasm::Counters;
 
 /// Default of the `instruction_budget` uniform.
@@ -20,31 +19,30 @@ pub fn clamp_budget(v: u32) -> u32 {
 }
 
 /// A successful run: the CSV and the run's counters (setters and render together).
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct PageWrites {
     /// The page table CSV (docs/page-table.md).
     pub csv: String,
-    /// Counters of the setters and render.
+    /// The page table.
+    pub table: PageTable,
+    /// Counters of the run (a Content target's setters and render).
     pub counters: Counters,
+    /// The finished run (how it ended, its layout).
+    pub finished: Finished,
+    /// The regions of the run.
+    pub regions: Regions,
 }
 
-/// The regions of docs/page-table.md for a finished run.
-pub fn regions(outcome: &Outcome, input_len: usize, lowest_stack_pointer: Option<u32>) -> Regions {
-    let data: Vec<Range> = outcome
-        .module
-        .active_data()
-        .filter(|(mem, _, bytes)| *mem == 0 && !bytes.is_empty())
-        .filter_map(|(_, at, bytes)| at.map(|a| (a as u64, a as u64 + bytes.len() as u64)))
-        .collect();
-    let c = &outcome.contract;
-    Regions {
-        data,
-        input: c.input.map(|i| (i.ptr as u64, i.ptr as u64 + i.cap as u64)),
-        input_bytes: c.input.map(|i| (i.ptr as u64, i.ptr as u64 + input_len as u64)),
-        stack: Regions::stack_range(c.stack_pointer, lowest_stack_pointer),
-        output: (!outcome.output.is_empty())
-            .then(|| (outcome.output_ptr as u64, outcome.output_ptr as u64 + outcome.output.len() as u64)),
-    }
+/// Runs `run` once and returns its page table (docs/page-table.md).
+///
+/// # Errors
+/// The run's [`Failure`].
+pub fn page_table(run: &mut Run<'_>) -> Result<PageWrites, Failure> {
+    let mut recorder = PageRecorder::new();
+    let finished = run.execute(&mut recorder)?;
+    let regions = finished.layout.regions(recorder.lowest_stack_pointer(), finished.memory_bytes);
+    let table = PageTable::new(&recorder, &regions);
+    Ok(PageWrites { csv: table.to_csv(), table, counters: finished.counters, finished, regions })
 }
 
 /// Parses the request (`content_type` is the 70-byte multipart slot as the host left it),
@@ -54,8 +52,6 @@ pub fn regions(outcome: &Outcome, input_len: usize, lowest_stack_pointer: Option
 /// A [`Rejection`] with the request offset and mode of docs/rejections.md.
 pub fn page_writes(request: &[u8], content_type: &[u8], budget: u32) -> Result<PageWrites, Rejection> {
     let req = Request::parse(request, content_type)?;
-    let mut recorder = PageRecorder::new();
-    let outcome = req.run(clamp_budget(budget), &mut recorder)?;
-    let table = PageTable::new(&recorder, &regions(&outcome, req.input.len(), recorder.lowest_stack_pointer()));
-    Ok(PageWrites { csv: table.to_csv(), counters: outcome.counters })
+    let budget = clamp_budget(budget);
+    page_table(&mut req.content_run(budget)).map_err(|f| req.rejection(f, budget))
 }

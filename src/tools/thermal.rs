@@ -3,11 +3,12 @@
 
 use alloc::vec::Vec;
 
-use super::page_writes::{DEFAULT_BUDGET, clamp_budget, regions};
+use super::page_writes::{DEFAULT_BUDGET, clamp_budget};
 use super::{Rejection, Request};
 use crate::image::ktx2;
 use crate::profile::pages::Regions;
 use crate::profile::thermal::{Finish, HeatMap, Hot, Initialized, Scale, StackRange, ThermalRecorder};
+use crate::run::{Cause, Failure, Finished, Run};
 use crate::wasm::Counters;
 
 /// Default of the `normalize` uniform (1: each channel's maximum maps to 255).
@@ -59,6 +60,8 @@ pub struct Thermal {
     pub heat_map: HeatMap,
     /// The regions of the run (for labels and the untouched bytes' tints).
     pub regions: Regions,
+    /// The finished run (how it ended, its layout).
+    pub finished: Finished,
 }
 
 impl Thermal {
@@ -68,26 +71,16 @@ impl Thermal {
     }
 }
 
-/// Mode 8 at the request's end: no page at or above `first_page` was read or written, so there
-/// is no tile to show (shared by the heat map and the report).
-pub(crate) fn nothing_to_report(
-    req: &Request<'_>,
-    first_page: u32,
-    counters: Counters,
-    budget: u32,
-) -> Rejection {
-    Rejection {
-        offset: req.len() as u32,
-        mode: super::modes::NOTHING_TO_REPORT.number,
+/// The failure of a run that left no page at or above `first_page` read or written: there
+/// is no tile to show (mode 8 at the request's end; shared by the heat map and the report).
+pub(crate) fn nothing_to_report(first_page: u32, counters: Counters) -> Failure {
+    Failure {
+        cause: Cause::NothingToReport,
         message: reason!(
             "nothing to report: no page at or above first_page {first_page} was read or written"
         ),
-        stop: Some(alloc::boxed::Box::new(super::Stop {
-            cause: None,
-            function: None,
-            counters: Some(counters),
-            budget,
-        })),
+        function: None,
+        counters: Some(alloc::boxed::Box::new(counters)),
     }
 }
 
@@ -115,8 +108,28 @@ pub fn thermal_with(
 ) -> Result<Thermal, Rejection> {
     let req = Request::parse(request, content_type)?;
     let budget = clamp_budget(options.budget);
+    heat_map_with(&mut req.content_run(budget), options, stack).map_err(|f| req.rejection(f, budget))
+}
+
+/// Runs `run` and returns its heat map (docs/heat-map.md); `options.budget` is not used (the
+/// run has its own). A Content run may run twice (see [`crate::profile::thermal`]); a
+/// program runs once, its stack area known from its layout.
+///
+/// # Errors
+/// The run's [`Failure`]; [`Cause::NothingToReport`] when no page at or above `first_page`
+/// was read or written.
+pub fn heat_map(run: &mut Run<'_>, options: Options) -> Result<Thermal, Failure> {
+    heat_map_with(run, options, StackRange::default())
+}
+
+/// [`heat_map`] with an explicit way of finding a Content target's stack range (see
+/// [`thermal_with`]).
+///
+/// # Errors
+/// As [`heat_map`].
+pub fn heat_map_with(run: &mut Run<'_>, options: Options, stack: StackRange) -> Result<Thermal, Failure> {
     let mut recorder = ThermalRecorder::new(options.first_page, stack);
-    let mut outcome = req.run(budget, &mut recorder)?;
+    let mut finished = run.execute(&mut recorder)?;
     let mut runs = 1;
     // The lowest stack pointer, for the stack region of the labels (not for the pixels).
     let mut lowest = recorder.measured_stack().map(|(low, _)| low as u32);
@@ -125,7 +138,7 @@ pub fn thermal_with(
         Finish::Rerun(range) => {
             lowest = range.map(|(low, _)| low as u32);
             let mut second = ThermalRecorder::new(options.first_page, StackRange::Known(range));
-            outcome = req.run(budget, &mut second)?;
+            finished = run.execute(&mut second)?;
             runs = 2;
             match second.finish() {
                 Finish::Done(h) => h,
@@ -134,9 +147,9 @@ pub fn thermal_with(
         }
     };
     if heat_map.is_empty() {
-        return Err(nothing_to_report(&req, options.first_page, outcome.counters, budget));
+        return Err(nothing_to_report(options.first_page, finished.counters));
     }
-    let r = regions(&outcome, req.input.len(), lowest);
+    let r = finished.layout.regions(lowest, finished.memory_bytes);
     let (width, height) = heat_map.dimensions();
     let mut ktx2 = Vec::with_capacity(ktx2::PIXELS_OFFSET + 4 * width as usize * height as usize);
     ktx2.extend_from_slice(&ktx2::rgba8_srgb_header(width, height));
@@ -154,9 +167,10 @@ pub fn thermal_with(
         pages: heat_map.pages().collect(),
         totals: heat_map.totals(),
         hottest: heat_map.hottest(HOTTEST),
-        counters: outcome.counters,
+        counters: finished.counters,
         runs,
         heat_map,
         regions: r,
+        finished,
     })
 }

@@ -96,6 +96,16 @@ pub trait Observer {
     fn begin_render(&mut self, instructions: u64, stack_pointer: Option<u32>) {
         let _ = (instructions, stack_pointer);
     }
+
+    /// Not called by the interpreter: the program runner (`crate::run`) calls it before a
+    /// program (a WASI command, a module's export) starts, in place of
+    /// [`Observer::begin_render`]. `stack` is the program's stack area `[floor, top)` as the
+    /// module lays it out (docs/programs.md, "Regions"), `None` without a stack pointer. By
+    /// default it is [`Observer::begin_render`] at instruction 0 with `top`.
+    #[inline(always)]
+    fn begin_program(&mut self, stack: Option<(u64, u64)>) {
+        self.begin_render(0, stack.map(|(_, top)| top as u32));
+    }
 }
 
 /// The observer of a plain run: observes nothing, costs nothing.
@@ -169,5 +179,10 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
     fn begin_render(&mut self, instructions: u64, stack_pointer: Option<u32>) {
         self.0.begin_render(instructions, stack_pointer);
         self.1.begin_render(instructions, stack_pointer);
+    }
+    #[inline(always)]
+    fn begin_program(&mut self, stack: Option<(u64, u64)>) {
+        self.0.begin_program(stack);
+        self.1.begin_program(stack);
     }
 }

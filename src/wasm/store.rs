@@ -117,10 +117,10 @@ impl Caller<'_> {
     /// `len` bytes of memory 0 at byte address `addr`, observed as read by the host; `None`
     /// when `[addr, addr + len)` lies outside the memory (nothing is observed then).
     pub fn read(&mut self, addr: u32, len: u32) -> Option<&[u8]> {
-        let (start, end) = (addr as usize, addr as usize + len as usize);
-        if end > self.memory.len() {
+        if !self.in_bounds(addr, len) {
             return None;
         }
+        let (start, end) = (addr as usize, addr as usize + len as usize);
         self.events.read(u64::from(addr), u64::from(len), self.instructions);
         Some(&self.memory[start..end])
     }
@@ -128,18 +128,20 @@ impl Caller<'_> {
     /// Writes `bytes` to memory 0 at byte address `addr`, observed as written by the host;
     /// `None` (and nothing written) when the range lies outside the memory.
     pub fn write(&mut self, addr: u32, bytes: &[u8]) -> Option<()> {
-        let (start, end) = (addr as usize, addr as usize + bytes.len());
-        if end > self.memory.len() {
+        let len = u32::try_from(bytes.len()).ok()?;
+        if !self.in_bounds(addr, len) {
             return None;
         }
+        let (start, end) = (addr as usize, addr as usize + bytes.len());
         self.memory[start..end].copy_from_slice(bytes);
         self.events.write(u64::from(addr), bytes.len() as u64, self.instructions);
         Some(())
     }
 
     /// Whether `[addr, addr + len)` lies inside memory 0.
+    /// (In 64 bits: on a 32-bit host `addr + len` may not fit a `usize`.)
     pub fn in_bounds(&self, addr: u32, len: u32) -> bool {
-        addr as usize + len as usize <= self.memory.len()
+        u64::from(addr) + u64::from(len) <= self.memory.len() as u64
     }
 }
 

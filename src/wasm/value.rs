@@ -77,3 +77,67 @@ impl Value {
         }
     }
 }
+
+/// A value in the text format's constant syntax with its type, `TYPE:VALUE`, as `count --arg`
+/// takes it and prints results: `i32:-1`, `f32:1.5`, `f64:nan:0x1`, `v128:i32x4 1 2 3 4`,
+/// `funcref:null`, `externref:7`. Floats: `nan` (canonical) or `nan:0x…` (other payloads) with
+/// their sign, `inf`, `-0`, else the shortest decimal that reads back to the same value (in
+/// exponent form beyond 1e16 and below 1e-5).
+impl core::fmt::Display for Value {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
+            Value::I32(n) => write!(f, "i32:{n}"),
+            Value::I64(n) => write!(f, "i64:{n}"),
+            Value::F32(bits) => {
+                f.write_str("f32:")?;
+                float_text(f, f64::from(f32::from_bits(bits)), u64::from(bits), 23, 32)
+            }
+            Value::F64(bits) => {
+                f.write_str("f64:")?;
+                float_text(f, f64::from_bits(bits), bits, 52, 64)
+            }
+            Value::V128(x) => {
+                f.write_str("v128:i32x4")?;
+                for i in 0..4 {
+                    write!(f, " {}", ((x >> (32 * i)) as u32) as i32)?;
+                }
+                Ok(())
+            }
+            Value::FuncRef(None) => f.write_str("funcref:null"),
+            Value::FuncRef(Some(_)) => f.write_str("funcref:func"),
+            Value::ExternRef(None) => f.write_str("externref:null"),
+            Value::ExternRef(Some(n)) => write!(f, "externref:{n}"),
+        }
+    }
+}
+
+/// A float as a text-format constant (see [`Value`]'s `Display`); `value` is exact for both
+/// widths; `bits`, `mantissa` and `width` are the encoding's.
+fn float_text(
+    f: &mut core::fmt::Formatter<'_>,
+    value: f64,
+    bits: u64,
+    mantissa: u32,
+    width: u32,
+) -> core::fmt::Result {
+    let sign = if bits >> (width - 1) & 1 == 1 { "-" } else { "" };
+    if value.is_nan() {
+        let payload = bits & ((1 << mantissa) - 1);
+        return if payload == 1 << (mantissa - 1) {
+            write!(f, "{sign}nan")
+        } else {
+            write!(f, "{sign}nan:{payload:#x}")
+        };
+    }
+    if value.is_infinite() {
+        return write!(f, "{sign}inf");
+    }
+    let a = value.abs();
+    // Shortest digits of the value at its own width.
+    match (width, a != 0.0 && !(1e-5..1e16).contains(&a)) {
+        (32, false) => write!(f, "{}", value as f32),
+        (32, true) => write!(f, "{:e}", value as f32),
+        (_, false) => write!(f, "{value}"),
+        (_, true) => write!(f, "{value:e}"),
+    }
+}
