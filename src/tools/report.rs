@@ -13,15 +13,15 @@ use alloc::vec::Vec;
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Map, Value, json};
 
-use super::page_writes::{clamp_budget, regions};
+use super::page_writes::clamp_budget;
 use super::{Rejection, Request};
-use crate::content::run::Outcome;
 use crate::image::view;
 use crate::profile::functions::{FunctionCosts, FunctionRecorder};
 use crate::profile::names::FunctionNames;
 use crate::profile::pages::{PAGE_SIZE, PageRecorder, PageTable, Regions};
 use crate::profile::thermal::{Finish, HeatMap, Hot, NO_STACK, StackRange, ThermalRecorder, Tile};
 use crate::profile::timeline::{Timeline, Times};
+use crate::run::{Failure, Finished, Run};
 use crate::wasm::Counters;
 
 /// How many of the hottest bytes the report lists and marks.
@@ -54,8 +54,10 @@ pub struct FunctionRow {
 /// A finished report.
 #[derive(Debug)]
 pub struct Report {
-    /// The budget the run had (clamped).
-    pub budget: u32,
+    /// The budget the run had (a Content target's clamped); `None`: no limit.
+    pub budget: Option<u64>,
+    /// What ran on what, for the title and the summary.
+    pub subject: Subject,
     /// Counters of the setters and render.
     pub counters: Counters,
     /// The page table, as `qip-memory page-writes` prints it.
@@ -74,6 +76,58 @@ pub struct Report {
     pub runs: u32,
     /// The time axis.
     pub times: Times,
+    /// The finished run (how it ended, its layout).
+    pub finished: Finished,
+}
+
+/// What the report is about: the target's name and its input, for the title and the
+/// summary (docs/report.md, "Title").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Subject {
+    /// The target's name: the one the front end gives (the CLI: the file's name, for a
+    /// program), else the module's own name from its `name` section, else `None`.
+    pub name: Option<String>,
+    /// The input in one line: a Content target's input text (its first [`SUBJECT_INPUT`]
+    /// characters, lossy UTF-8), a program's arguments after argv[0] (or the export and its
+    /// arguments) joined by spaces.
+    pub input: String,
+}
+
+/// Most characters of the input [`Subject::input`] shows.
+pub const SUBJECT_INPUT: usize = 120;
+
+/// The [`Subject`] of `run`, before it runs (a command's WASI arguments are taken by its
+/// execution).
+fn subject(run: &Run<'_>) -> Subject {
+    use crate::run::Program;
+    let name = crate::wasm::Names::of_module(run.module()).module.map(String::from);
+    let input = match &run.program {
+        Program::Content(c) => {
+            let text = String::from_utf8_lossy(c.input);
+            let one_line: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+            let mut shown: String = one_line.chars().take(SUBJECT_INPUT).collect();
+            if one_line.chars().count() > SUBJECT_INPUT {
+                shown.push('…');
+            }
+            shown
+        }
+        #[cfg(feature = "std")]
+        Program::Invoke(i) => {
+            let mut s = i.export.clone();
+            for a in &i.args {
+                s.push(' ');
+                s.push_str(&format!("{a}"));
+            }
+            s
+        }
+        #[cfg(feature = "wasi")]
+        Program::Command(c) => c.imports.wasi.as_ref().map_or_else(String::new, |w| {
+            let args: Vec<String> =
+                w.args.iter().skip(1).map(|a| String::from_utf8_lossy(a).into_owned()).collect();
+            args.join(" ")
+        }),
+    };
+    Subject { name, input }
 }
 
 /// What the report's summary says about the target module.
@@ -113,15 +167,27 @@ fn recorders(first_page: u32, stack: StackRange) -> Recorders {
 pub fn report(request: &[u8], content_type: &[u8], options: Options) -> Result<Report, Rejection> {
     let req = Request::parse(request, content_type)?;
     let budget = clamp_budget(options.budget);
+    report_of(&mut req.content_run(budget), options).map_err(|f| req.rejection(f, budget))
+}
+
+/// Runs `run` (a Content run once, twice in the rare case of [`crate::profile::thermal`]; a
+/// program once) and gathers the report; `options.budget` is not used (the run has its
+/// own).
+///
+/// # Errors
+/// The run's [`Failure`]; [`crate::run::Cause::NothingToReport`] when no page at or above
+/// `first_page` was read or written (there would be no heat map).
+pub fn report_of(run: &mut Run<'_>, options: Options) -> Result<Report, Failure> {
+    let subject = subject(run);
     let mut rec = recorders(options.first_page, StackRange::default());
-    let mut outcome = req.run(budget, &mut rec)?;
+    let mut finished = run.execute(&mut rec)?;
     let mut runs = 1;
     let (thermal, (mut pages, (mut functions, mut timeline))) = rec;
     let heat_map = match thermal.finish() {
         Finish::Done(h) => h,
         Finish::Rerun(range) => {
             let mut second = recorders(options.first_page, StackRange::Known(range));
-            outcome = req.run(budget, &mut second)?;
+            finished = run.execute(&mut second)?;
             runs = 2;
             let (thermal, rest) = second;
             (pages, (functions, timeline)) = rest;
@@ -132,13 +198,13 @@ pub fn report(request: &[u8], content_type: &[u8], options: Options) -> Result<R
         }
     };
     if heat_map.is_empty() {
-        return Err(super::thermal::nothing_to_report(&req, options.first_page, outcome.counters, budget));
+        return Err(super::thermal::nothing_to_report(options.first_page, finished.counters));
     }
-    let regions = regions(&outcome, req.input.len(), pages.lowest_stack_pointer());
+    let regions = finished.layout.regions(pages.lowest_stack_pointer(), finished.memory_bytes);
     let table = PageTable::new(&pages, &regions);
-    let names = FunctionNames::read(req.component);
-    let costs = functions.finish(outcome.counters.instructions);
-    let times = timeline.finish(outcome.counters.instructions);
+    let names = FunctionNames::read(run.module());
+    let costs = functions.finish(finished.counters.instructions);
+    let times = timeline.finish(finished.counters.instructions);
     let work = heat_map.writers.as_ref().map(|w| w.function_work.as_slice()).unwrap_or(&[]);
     let mut rows: Vec<FunctionRow> = costs
         .into_iter()
@@ -154,10 +220,11 @@ pub fn report(request: &[u8], content_type: &[u8], options: Options) -> Result<R
     crate::order::sort_by(&mut rows, |a, b| {
         (b.costs.self_instructions, a.index) < (a.costs.self_instructions, b.index)
     });
-    let module = facts(&outcome, req.component.len());
+    let module = facts(&finished, run.module().len());
     Ok(Report {
-        budget,
-        counters: outcome.counters,
+        budget: run.budget,
+        subject,
+        counters: finished.counters,
         pages: table,
         heat_map,
         regions,
@@ -166,19 +233,45 @@ pub fn report(request: &[u8], content_type: &[u8], options: Options) -> Result<R
         module,
         runs,
         times,
+        finished,
     })
 }
 
-fn facts(outcome: &Outcome, bytes: usize) -> ModuleFacts {
-    let m = &outcome.module;
+fn facts(finished: &Finished, bytes: usize) -> ModuleFacts {
+    let m = &finished.module;
     ModuleFacts {
         bytes,
         functions: m.function_count(),
         data_segments: m.data_segment_count(),
         memory: m.memories().first().map(|t| (t.initial, t.maximum)),
         table: m.tables().next(),
-        memory_bytes: outcome.memory_bytes,
+        memory_bytes: finished.memory_bytes,
     }
+}
+
+/// `program`: the kind, how it ended, where its stack pointer was found (docs/report.md).
+fn program(f: &Finished) -> Value {
+    use crate::run::{End, Kind, StackSource};
+    let kind = match f.kind {
+        Kind::Content => "content",
+        Kind::Command => "command",
+        Kind::Module => "module",
+    };
+    let end = match &f.end {
+        End::Output { bytes, .. } => json!({ "output_bytes": bytes.len() }),
+        End::Exit(code) => json!({ "exit_code": code }),
+        End::Return(values) => json!({ "returned": values.len() }),
+        End::Stopped(failure) => json!({ "stopped": failure.message }),
+    };
+    let stack = f.layout.stack.map_or(Value::Null, |s| {
+        let source = match s.source {
+            StackSource::Content => "content",
+            StackSource::Named => "named",
+            StackSource::Llvm => "llvm",
+        };
+        json!({ "global": s.global, "source": source, "top": s.top })
+    });
+    json!({ "kind": kind, "end": end, "stack_pointer": stack })
 }
 
 fn range(r: Option<(u64, u64)>) -> Value {
@@ -285,6 +378,7 @@ impl Report {
         let data = json!({
             "version": 2,
             "budget": self.budget,
+            "target": { "name": self.subject.name, "input": self.subject.input },
             "runs": self.runs,
             "counters": counters,
             "module": {
@@ -301,7 +395,10 @@ impl Report {
                 "input_bytes": range(r.input_bytes),
                 "stack": range(r.stack),
                 "output": range(r.output),
+                "heap": range(r.heap),
+                "io": r.io.iter().map(|&(a, b)| json!([a, b])).collect::<Vec<_>>(),
             },
+            "program": program(&self.finished),
             "pages": pages,
             "totals": { "instructions": ti, "loops": tl, "calls": tc },
             "hottest": hottest,
