@@ -10,9 +10,15 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use qip_memory::content::form::DEFAULT_CONTENT_TYPE;
 use qip_memory::profile::names::{FunctionNames, NameSource};
-use qip_memory::tools::explain::function_name;
-use qip_memory::wasm::{ExecError, ExternalKind, FuncIndex, FuncType, Limits, Module, Store, Value};
+use qip_memory::run::{End, Kind};
+use qip_memory::tools::Request;
+use qip_memory::tools::page_writes::clamp_budget;
+use qip_memory::wasm::{ExternalKind, FuncIndex, Limits, Module, NoObserver, Store, Value};
+
+use crate::request::rejected;
+use crate::target::{TargetArgs, conclude, failed, read_module};
 
 /// The types an argument may have.
 const ARG_TYPES: [&str; 5] = ["i32", "i64", "f32", "f64", "v128"];
@@ -46,112 +52,12 @@ pub(crate) fn parse_arg(s: &str) -> Result<Value, String> {
     values.into_iter().next().ok_or_else(|| bad(""))
 }
 
-/// A value in the `--arg` syntax: `i32:-1`, `f32:1.5`, `f64:nan:0x1`, `v128:i32x4 1 2 3 4`.
-pub(crate) fn format_value(v: &Value) -> String {
-    match *v {
-        Value::I32(n) => format!("i32:{n}"),
-        Value::I64(n) => format!("i64:{n}"),
-        Value::F32(bits) => {
-            format!("f32:{}", float_text(f64::from(f32::from_bits(bits)), u64::from(bits), 23, 32))
-        }
-        Value::F64(bits) => format!("f64:{}", float_text(f64::from_bits(bits), bits, 52, 64)),
-        Value::V128(x) => {
-            let lanes: Vec<String> = (0..4).map(|i| (((x >> (32 * i)) as u32) as i32).to_string()).collect();
-            format!("v128:i32x4 {}", lanes.join(" "))
-        }
-        Value::FuncRef(None) => "funcref:null".to_string(),
-        Value::FuncRef(Some(_)) => "funcref:func".to_string(),
-        Value::ExternRef(None) => "externref:null".to_string(),
-        Value::ExternRef(Some(n)) => format!("externref:{n}"),
-    }
-}
-
-/// A float as a text-format constant: `nan` (canonical) or `nan:0x…` (other payloads) with
-/// their sign, `inf`, `-0`, else the shortest decimal that reads back to the same value (in
-/// exponent form beyond 1e16 and below 1e-5). `value` is exact for both widths; `bits`,
-/// `mantissa` and `width` are the encoding's.
-fn float_text(value: f64, bits: u64, mantissa: u32, width: u32) -> String {
-    let sign = if bits >> (width - 1) & 1 == 1 { "-" } else { "" };
-    if value.is_nan() {
-        let payload = bits & ((1 << mantissa) - 1);
-        return if payload == 1 << (mantissa - 1) {
-            format!("{sign}nan")
-        } else {
-            format!("{sign}nan:{payload:#x}")
-        };
-    }
-    if value.is_infinite() {
-        return format!("{sign}inf");
-    }
-    let a = value.abs();
-    // Shortest digits of the value at its own width.
-    let digits = |exp: bool| match (width, exp) {
-        (32, false) => format!("{}", value as f32),
-        (32, true) => format!("{:e}", value as f32),
-        (_, false) => format!("{value}"),
-        (_, true) => format!("{value:e}"),
-    };
-    digits(a != 0.0 && !(1e-5..1e16).contains(&a))
-}
-
-/// `name (params) -> (results)` of every exported function, for a wrong `--invoke`.
-fn exported_functions(module: &Module) -> String {
-    let sig = |t: &FuncType| {
-        let list =
-            |v: &[qip_memory::wasm::ValType]| v.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(", ");
-        format!("({}) -> ({})", list(t.params()), list(t.results()))
-    };
-    let names: Vec<String> = module
-        .exports()
-        .iter()
-        .filter(|e| e.kind == ExternalKind::Func)
-        .map(|e| match module.func_type(e.index) {
-            Some(t) => format!("{} {}", e.name, sig(t)),
-            None => e.name.clone(),
-        })
-        .collect();
-    if names.is_empty() {
-        "the module exports no functions".to_string()
-    } else {
-        format!("exported: {}", names.join(", "))
-    }
-}
-
-/// The module's bytes: a binary file as it is, a text one compiled (errors as
-/// `FILE:LINE:COL: message`).
-fn read_module(wasm: &std::path::Path) -> Result<Vec<u8>, crate::Failure> {
-    let file = std::fs::read(wasm).map_err(|e| format!("{}: {e}{}", wasm.display(), crate::wasi_hint(&e)))?;
-    // Text (a .wat/.wast name, or UTF-8 that opens with `(` or a comment) is compiled, its
-    // errors giving line and column; anything else is read as binary.
-    let named_text = wasm.extension().and_then(|e| e.to_str()).is_some_and(|e| ["wat", "wast"].contains(&e));
-    let looks_text = std::str::from_utf8(&file).is_ok_and(|t| t.trim_start().starts_with(['(', ';']));
-    let bytes = if named_text || looks_text {
-        wat::Parser::new()
-            .parse_bytes(Some(wasm), &file)
-            .map_err(|e| {
-                // wat's message, then ` --> FILE:LINE:COL` and a snippet: one line as
-                // `FILE:LINE:COL: message`, as compilers print it.
-                let e = e.to_string();
-                let message = e.lines().next().unwrap_or_default();
-                match e.lines().find_map(|l| l.trim_start().strip_prefix("--> ")) {
-                    Some(at) => format!("{at}: {message}"),
-                    None => {
-                        format!("{}: {}", wasm.display(), e.split_whitespace().collect::<Vec<_>>().join(" "))
-                    }
-                }
-            })?
-            .into_owned()
-    } else {
-        file
-    };
-    Ok(bytes)
-}
-
 /// `count WASM --dump-ir FUNC`: prints the internal code of function `func` (an index, `func[N]`,
 /// or a name from the `name` section or the exports) as [`Module::disassemble`] lists it.
-pub fn dump_ir(wasm: &std::path::Path, func: &str) -> Result<(), crate::Failure> {
+pub fn dump_ir(wasm: &std::path::Path, func: &str, max_module_size: usize) -> Result<(), crate::Failure> {
     let bytes = read_module(wasm)?;
-    let module = Module::new(&bytes, &Limits::default()).map_err(|e| format!("{}: {e}", wasm.display()))?;
+    let limits = Limits::default().with_max_module_bytes(max_module_size);
+    let module = Module::new(&bytes, &limits).map_err(|e| format!("{}: {e}", wasm.display()))?;
     let names = FunctionNames::read(&bytes);
     let by_index =
         func.strip_prefix("func[").and_then(|f| f.strip_suffix(']')).unwrap_or(func).parse::<u32>();
@@ -192,72 +98,50 @@ pub fn dump_ir(wasm: &std::path::Path, func: &str) -> Result<(), crate::Failure>
     Ok(())
 }
 
-/// `count WASM --invoke NAME`: see the module docs.
-pub fn count(
-    wasm: &std::path::Path,
-    invoke: &str,
-    args: &[String],
-    budget: Option<u64>,
-) -> Result<(), crate::Failure> {
-    let bytes = read_module(wasm)?;
-    let limits = Limits::default();
+/// `count PROGRAM`: runs the program (a Content target, a WASI command, a module's export)
+/// once, unobserved, and prints its counters, one `name value` per line (docs/counting.md),
+/// then one `result TYPE:VALUE` line per value an export returned: to stdout, or to stderr when
+/// the program links WASI (its stdout is its own). The load and run times go to stderr.
+pub fn count(target: &TargetArgs) -> Result<(), crate::Failure> {
     let t0 = Instant::now();
-    let module = Module::new(&bytes, &limits).map_err(|e| format!("{}: {e}", wasm.display()))?;
+    let loaded = target.load_or(Some("run"))?;
     let load = t0.elapsed();
-    let exports = exported_functions(&module);
-    let module = Arc::new(module);
-    let mut store = Store::new(limits);
-    let instance = store.instantiate(module.clone(), &[]).map_err(|e| format!("{}: {e}", wasm.display()))?;
-    let func = store
-        .get_func(instance, invoke)
-        .ok_or_else(|| format!("{}: no exported function {invoke:?} ({exports})", wasm.display()))?;
-    let args = args.iter().map(|a| parse_arg(a)).collect::<Result<Vec<_>, _>>()?;
-    store.reset_counters();
-    store.set_budget(budget);
     let t1 = Instant::now();
-    let result = store.call(func, &args);
+    let finished = match loaded.kind {
+        Kind::Content => {
+            let req = target.request(&loaded)?;
+            let budget = clamp_budget(crate::request::budget(target.instruction_budget));
+            let parsed = Request::parse(&req.body, DEFAULT_CONTENT_TYPE.as_bytes())
+                .map_err(|r| rejected(r, &req, true))?;
+            let mut run = parsed.content_run(budget);
+            run.limits = target.limits();
+            run.execute(&mut NoObserver).map_err(|f| rejected(parsed.rejection(f, budget), &req, true))?
+        }
+        _ => {
+            let mut run = target.program(&loaded)?;
+            run.execute(&mut NoObserver).map_err(|f| failed(&loaded, f))?
+        }
+    };
     let run = t1.elapsed();
-    // A call that never started (wrong arguments) has no counters to show: the error alone.
-    if let Err(ExecError::Signature(m)) = &result {
-        return Err(crate::Failure::new(format!("{}: {invoke}: {m}", wasm.display())));
-    }
-    let mut counters = crate::counter_lines(store.counters());
     crate::out::stderr(&format!(
         "load {:.1} ms, run {:.1} ms ({:.1} M instructions/s)\n",
         load.as_secs_f64() * 1e3,
         run.as_secs_f64() * 1e3,
-        store.counters().instructions as f64 / run.as_secs_f64() / 1e6
+        finished.counters.instructions as f64 / run.as_secs_f64() / 1e6
     ));
-    // The counters always; one `result` line per value when the call returned.
-    if let Ok(values) = &result {
+    let mut lines = crate::counter_lines(&finished.counters);
+    if let End::Return(values) = &finished.end {
         for v in values {
-            counters += &format!("result {}\n", format_value(v));
+            lines += &format!("result {v}\n");
         }
     }
-    crate::out::stdout(counters.as_bytes())?;
-    // Where it stopped, by function name and module offset in hex.
-    let within = |func: Option<FuncIndex>| match func {
-        Some(f) => format!(" in {}", function_name(&bytes, f.0)),
-        None => String::new(),
-    };
-    let executed = store.counters().instructions;
-    match result {
-        Ok(_) => Ok(()),
-        Err(ExecError::Trap(t)) => Err(crate::Failure::new(format!(
-            "{}: {invoke}: trapped{} at module offset {}: {}, after {executed} instructions",
-            wasm.display(),
-            within(t.func),
-            t.offset,
-            t.kind
-        ))),
-        Err(ExecError::BudgetExhausted { offset, func }) => Err(crate::Failure::new(format!(
-            "{}: {invoke}: instruction budget of {executed} instructions exhausted{} (next instruction at \
-             module offset {offset}); raise it with --instruction-budget N",
-            wasm.display(),
-            within(func)
-        ))),
-        Err(e) => Err(crate::Failure::new(format!("{}: {e}", wasm.display()))),
+    if loaded.owns_stdio() {
+        crate::out::stderr(&lines);
+        crate::stats::print_program(&loaded, &finished);
+    } else {
+        crate::out::stdout(lines.as_bytes())?;
     }
+    conclude(&loaded, &finished, false)
 }
 
 #[cfg(test)]
@@ -303,8 +187,8 @@ mod tests {
             "v128:i32x4 1 -2 3 4",
         ] {
             let v = parse_arg(text).unwrap();
-            assert_eq!(format_value(&v), text, "{text}");
-            assert_eq!(parse_arg(&format_value(&v)), Ok(v), "{text} reads back");
+            assert_eq!(v.to_string(), text, "{text}");
+            assert_eq!(parse_arg(&v.to_string()), Ok(v), "{text} reads back");
         }
     }
 }

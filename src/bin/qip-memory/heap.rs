@@ -195,7 +195,7 @@ fn capture(
             DumpRequest::Label { n, label } => (dir.join(named(*n)), label.clone()),
             DumpRequest::AtExit { n } => (dir.join(named(*n)), "at exit".into()),
         };
-        crate::out::files(&[(&path, &d.bytes)]).map_err(|crate::Failure(e)| e)?;
+        crate::out::files(&[(&path, &d.bytes)]).map_err(|crate::Failure(e, _)| e)?;
         let [data_end, heap_base, stack_pointer] = d.region;
         let line = format!(
             "{}: {label:?}, dataEnd {data_end}, heapBase {heap_base}, stackPointer {stack_pointer}, {} mutable i32 globals, {} bytes of memory\n",
@@ -203,7 +203,7 @@ fn capture(
             d.globals,
             d.memory_len
         );
-        crate::out::stdout(line.as_bytes()).map_err(|crate::Failure(e)| e)
+        crate::out::stdout(line.as_bytes()).map_err(|crate::Failure(e, _)| e)
     };
     let on_trace = |line: String| crate::out::stderr(&format!("{line}\n"));
     let options = CaptureOptions { invoke: invoke.clone(), args, dump_at_exit, budget };

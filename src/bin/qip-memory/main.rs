@@ -40,24 +40,39 @@ mod report;
 mod request;
 #[cfg(feature = "host")]
 mod run;
+mod stats;
+mod target;
 mod thermal;
+mod wasi_config;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use qip_memory::image::view::Metric;
-use qip_memory::tools::page_writes::DEFAULT_BUDGET;
 use qip_memory::wasm::Counters;
+use target::TargetArgs;
 
-/// A failure of a subcommand: the one line printed after `qip-memory: `.
+/// A failure of a subcommand: the one line printed after `qip-memory: ` and the exit status;
+/// or, without a reason, the status alone (a program's own exit code, passed on once the
+/// analysis was written, as `perf stat` and valgrind pass it on).
 #[derive(Debug)]
-pub struct Failure(String);
+pub struct Failure(String, u8);
 
 impl Failure {
-    /// A failure with this reason.
+    /// A failure with this reason, exit status 1.
     pub fn new(reason: String) -> Failure {
-        Failure(reason)
+        Failure(reason, 1)
+    }
+
+    /// A failure with this reason and exit status.
+    pub fn with_status(reason: String, status: u8) -> Failure {
+        Failure(reason, status)
+    }
+
+    /// Exit with `status` and print nothing (a program's exit code).
+    pub fn status(status: u8) -> Failure {
+        Failure(String::new(), status)
     }
 }
 
@@ -73,7 +88,7 @@ fn one_line(reason: &str) -> String {
 
 impl From<String> for Failure {
     fn from(reason: String) -> Failure {
-        Failure(reason)
+        Failure(reason, 1)
     }
 }
 
@@ -123,37 +138,6 @@ pub fn print_counters(counters: &Counters) {
     out::stderr(&counter_lines(counters));
 }
 
-/// The target, input and uniform options shared by `page-writes` and `thermal`.
-#[derive(clap::Args)]
-struct TargetArgs {
-    /// The target Content component (binary .wasm), sent as `-F component=@TARGET`.
-    target: PathBuf,
-    /// The target's input, sent as `-F input=TEXT`.
-    #[arg(long, allow_hyphen_values = true, conflicts_with = "input_file")]
-    input: Option<String>,
-    /// The target's input from a file, sent as `-F input=@PATH` (`-`: stdin, sent as `-F
-    /// input=@-`).
-    #[arg(long, value_name = "PATH")]
-    input_file: Option<PathBuf>,
-    /// A target uniform, sent as `-F uniforms[KEY]=VALUE`; repeatable.
-    #[arg(short = 'u', long = "uniform", value_name = "KEY=VALUE", allow_hyphen_values = true)]
-    uniforms: Vec<String>,
-    /// Instructions for setters and render together (the component's `instruction_budget`
-    /// uniform; clamped to 1..=1000000000).
-    #[arg(long, default_value_t = u64::from(DEFAULT_BUDGET))]
-    instruction_budget: u64,
-}
-
-impl TargetArgs {
-    fn target(&self) -> request::Target<'_> {
-        request::Target {
-            path: &self.target,
-            input: request::Input::from_options(&self.input, &self.input_file),
-            uniforms: &self.uniforms,
-        }
-    }
-}
-
 /// `thermal --metric`: the tally `--view` colours.
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum ViewMetric {
@@ -176,35 +160,32 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run an exported function in the bounded interpreter and print its counters.
+    /// Run a program in the bounded interpreter and print its counters: a WASI command, a
+    /// module's export (--invoke, by default `run` when the module is neither a command nor a
+    /// Content target) or a Content target.
     Count {
-        /// The module: binary (.wasm) or text (.wat, or a .wast holding one module).
-        wasm: PathBuf,
-        /// The exported function to call.
-        #[arg(long, default_value = "run")]
-        invoke: String,
-        /// An argument, a text-format constant as `TYPE:VALUE` (`i32:0x10`, `i64:-1`, `f32:1.5`,
-        /// `f64:nan:0x1`, `v128:i32x4 1 2 3 4`); repeat in parameter order.
-        #[arg(long = "arg")]
-        args: Vec<String>,
-        /// Most instructions to execute (default: unlimited).
-        #[arg(long)]
-        instruction_budget: Option<u64>,
+        #[command(flatten)]
+        target: TargetArgs,
         /// Print the internal code of function FUNC (an index, func[N], or a name from the
         /// name section or the exports) instead of running anything.
         #[arg(long, value_name = "FUNC")]
         dump_ir: Option<String>,
     },
-    /// Print the page table CSV of a Content target's run (what
-    /// qip-interpret-memory-page-writes-csv.wasm returns for the same request).
+    /// Print the page table CSV of a program's run: a Content target (what
+    /// qip-interpret-memory-page-writes-csv.wasm returns for the same request), a WASI
+    /// command or a module's export.
     PageWrites {
         #[command(flatten)]
         target: TargetArgs,
-        /// Print the run's counters (setters and render) to stderr, one `name value` per line.
+        /// Write the CSV to FILE instead of stdout (needed when the program writes to stdout).
+        #[arg(short = 'o', long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Print the run's counters to stderr, one `name value` per line (and a program's end,
+        /// stack and heap).
         #[arg(long)]
         stats: bool,
     },
-    /// Write the memory heat map of a Content target's run (what
+    /// Write the memory heat map of a program's run (for a Content target what
     /// qip-interpret-memory-thermal-ktx2.wasm returns for the same request) as KTX2 and/or PNG.
     #[command(group(clap::ArgGroup::new("out").required(true).multiple(true).args(["output", "png", "view"])))]
     Thermal {
@@ -235,8 +216,8 @@ enum Command {
         #[arg(long)]
         stats: bool,
     },
-    /// Write the memory report of a Content target's run: one self-contained HTML file with the
-    /// heat map drawn for people, the functions that did the work, and the page table.
+    /// Write the memory report of a program's run: one self-contained HTML file with the heat
+    /// map drawn for people, the functions that did the work, and the page table.
     Report {
         #[command(flatten)]
         target: TargetArgs,
@@ -291,7 +272,7 @@ fn main() -> ExitCode {
             let written = heap::run(cmd).and_then(|(json, warnings)| {
                 if let Some(json) = json {
                     out::stdout(format!("{json}\n").as_bytes())
-                        .map_err(|Failure(reason)| format!("qip-memory: {reason}"))?;
+                        .map_err(|Failure(reason, _)| format!("qip-memory: {reason}"))?;
                 }
                 Ok(warnings)
             });
@@ -308,15 +289,13 @@ fn main() -> ExitCode {
                 }
             };
         }
-        Command::Count { wasm, dump_ir: Some(func), .. } => count::dump_ir(wasm, func),
-        Command::Count { wasm, invoke, args, instruction_budget, dump_ir: None } => {
-            count::count(wasm, invoke, args, *instruction_budget)
+        Command::Count { target, dump_ir: Some(func) } => {
+            count::dump_ir(&target.target, func, target.max_module_size)
         }
-        Command::PageWrites { target, stats } => page_writes::main(&page_writes::Args {
-            target: target.target(),
-            budget: target.instruction_budget,
-            stats: *stats,
-        }),
+        Command::Count { target, dump_ir: None } => count::count(target),
+        Command::PageWrites { target, output, stats } => {
+            page_writes::main(&page_writes::Args { target, output: output.as_deref(), stats: *stats })
+        }
         Command::Thermal { target, normalize, first_page, output, png, view, metric, stats } => {
             thermal::main(&thermal::Args {
                 view: view.as_deref(),
@@ -326,8 +305,7 @@ fn main() -> ExitCode {
                     ViewMetric::Calls => Metric::Calls,
                     ViewMetric::Accesses => Metric::Accesses,
                 },
-                target: target.target(),
-                budget: target.instruction_budget,
+                target,
                 normalize: *normalize != 0,
                 first_page: *first_page,
                 ktx2: output.as_deref(),
@@ -335,12 +313,9 @@ fn main() -> ExitCode {
                 stats: *stats,
             })
         }
-        Command::Report { target, first_page, output } => report::main(&report::Args {
-            target: target.target(),
-            budget: target.instruction_budget,
-            first_page: *first_page,
-            output,
-        }),
+        Command::Report { target, first_page, output } => {
+            report::main(&report::Args { target, first_page: *first_page, output })
+        }
         #[cfg(feature = "host")]
         Command::Run(args) => match matches.subcommand_matches("run") {
             Some(m) => args.clone().into_args(m).and_then(|args| run::main(&args)),
@@ -349,9 +324,11 @@ fn main() -> ExitCode {
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,
-        Err(Failure(reason)) => {
-            out::stderr(&format!("qip-memory: {}\n", one_line(&reason)));
-            ExitCode::FAILURE
+        Err(Failure(reason, status)) => {
+            if !reason.is_empty() {
+                out::stderr(&format!("qip-memory: {}\n", one_line(&reason)));
+            }
+            ExitCode::from(status)
         }
     }
 }

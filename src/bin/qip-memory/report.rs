@@ -1,33 +1,41 @@
 //! `qip-memory report`: the memory report of docs/report.md, computed by
-//! [`report`](qip_memory::tools::report::report) on the request of [`crate::request`] and
-//! written as one self-contained HTML file.
+//! [`report_of`](qip_memory::tools::report::report_of) over the target's run (a Content
+//! target's through the component's request, [`crate::request`]; a program's built directly,
+//! [`crate::target`]) and written as one self-contained HTML file.
 
 use std::path::Path;
 
 use qip_memory::content::form::DEFAULT_CONTENT_TYPE;
-use qip_memory::tools::report::{Options, report};
+use qip_memory::run::Kind;
+use qip_memory::tools::Request;
+use qip_memory::tools::page_writes::clamp_budget;
+use qip_memory::tools::report::{Options, Report, report_of};
 
 use crate::Failure;
-use crate::request::{Target, budget, rejected};
+use crate::request::{budget, rejected};
+use crate::target::{Loaded, TargetArgs, conclude, failed};
 
 /// What `report` was asked to do.
 pub struct Args<'a> {
-    /// The target and its input and uniforms.
-    pub target: Target<'a>,
-    /// The `instruction_budget` uniform.
-    pub budget: u64,
+    /// The target and how to run it.
+    pub target: &'a TargetArgs,
     /// The `first_page` uniform.
     pub first_page: u32,
     /// `-o PATH`: the HTML file.
     pub output: &'a Path,
 }
 
-/// Runs the request and writes the report; prints the file's path and size to stderr.
+/// Runs the target and writes the report; prints the file's path and size to stderr.
 pub fn main(args: &Args<'_>) -> Result<(), Failure> {
-    let req = args.target.request()?;
-    let options = Options { budget: budget(args.budget), first_page: args.first_page };
-    let r =
-        report(&req.body, DEFAULT_CONTENT_TYPE.as_bytes(), options).map_err(|r| rejected(r, &req, false))?;
+    let loaded = args.target.load()?;
+    let options = Options { budget: budget(args.target.instruction_budget), first_page: args.first_page };
+    let r = match loaded.kind {
+        Kind::Content => content(args.target, &loaded, options)?,
+        _ => {
+            let mut run = args.target.program(&loaded)?;
+            report_of(&mut run, options).map_err(|f| failed(&loaded, f))?
+        }
+    };
     let html = r.to_html();
     crate::out::files(&[(args.output, html.as_bytes())])?;
     crate::out::stderr(&format!(
@@ -38,5 +46,16 @@ pub fn main(args: &Args<'_>) -> Result<(), Failure> {
         r.heat_map.len(),
         r.counters.instructions
     ));
-    Ok(())
+    conclude(&loaded, &r.finished, true)
+}
+
+/// A Content target's report through its request, a rejection as the component's.
+fn content(target: &TargetArgs, loaded: &Loaded, options: Options) -> Result<Report, Failure> {
+    let req = target.request(loaded)?;
+    let budget = clamp_budget(options.budget);
+    let parsed =
+        Request::parse(&req.body, DEFAULT_CONTENT_TYPE.as_bytes()).map_err(|r| rejected(r, &req, false))?;
+    let mut run = parsed.content_run(budget);
+    run.limits = target.limits();
+    report_of(&mut run, options).map_err(|f| rejected(parsed.rejection(f, budget), &req, false))
 }

@@ -66,17 +66,17 @@ pub struct Request {
 }
 
 impl Target<'_> {
-    /// The request: the target sent as the file `target.wasm` and the input as text, whatever
-    /// their paths ([`request_from_bytes`]), so any file name works and the request offsets
-    /// of a rejection depend on the bytes alone (they equal the component-model build's).
+    /// The request: the target (its bytes, read and compiled by the caller) sent as the file
+    /// `target.wasm` and the input as text, whatever their paths ([`request_from_bytes`]), so
+    /// any file name works and the request offsets of a rejection depend on the bytes alone
+    /// (they equal the component-model build's).
     ///
     /// # Errors
-    /// A [`Failure`] naming an unreadable file or a malformed `-u`.
-    pub fn request(&self) -> Result<Request, Failure> {
+    /// A [`Failure`] naming an unreadable input file or a malformed `-u`.
+    pub fn request_for(&self, target: Vec<u8>) -> Result<Request, Failure> {
         if self.path.as_os_str() == "-" && matches!(&self.input, Input::File(p) if p.as_os_str() == "-") {
             return Err(Failure::new("the target and --input-file cannot both be - (stdin)".into()));
         }
-        let target = read(self.path)?;
         let input = match &self.input {
             Input::None => None,
             Input::Text(t) => Some(t.clone().into_bytes()),
@@ -90,33 +90,30 @@ impl Target<'_> {
     }
 }
 
-/// The one-line failure for a tool's rejection of `req`: the target's path, the request offset
-/// and mode as the Content component reports them, then the cause in the target's terms
-/// ([`explain`]); an exhausted budget says how to raise it. With `stats`, the counters of a
-/// run that started go to stderr first, as after a success.
+/// The one-line failure for a tool's rejection of `req`: the target's path, the cause in the
+/// target's terms ([`explain`]) and what to do about it (an exhausted budget says how to raise
+/// it), then the request offset and mode as the Content component reports them. With
+/// `stats`, the counters of a run that started go to stderr first, as after a success.
 pub fn rejected(r: Rejection, req: &Request, stats: bool) -> Failure {
     if stats && let Some(counters) = r.stop.as_ref().and_then(|s| s.counters) {
         crate::print_counters(&counters);
     }
-    let mut line = format!(
-        "{}: rejected at request offset {} (mode {}): {}",
-        req.path,
-        r.offset,
-        r.mode,
-        explain(&r, &req.target)
-    );
+    let mut line = format!("{}: {}", req.path, explain(&r, &req.target));
     if r.mode == BUDGET.number {
         line.push_str(&format!(
             "; raise it with --instruction-budget N (at most {})",
             qip_memory::tools::page_writes::MAX_BUDGET
         ));
     }
+    line.push_str(&format!(" (request offset {}, mode {})", r.offset, r.mode));
     Failure::new(line)
 }
 
-/// The `--instruction-budget` option as the uniform's value, clamped to 1…1,000,000,000 like
-/// the component's setter; a clamped value is said on stderr (one line), not applied silently.
-pub fn budget(v: u64) -> u32 {
+/// The `--instruction-budget` option as the uniform's value (its default without the option),
+/// clamped to 1…1,000,000,000 like the component's setter; a clamped value is said on stderr
+/// (one line), not applied silently.
+pub fn budget(v: Option<u64>) -> u32 {
+    let v = v.unwrap_or(u64::from(qip_memory::tools::page_writes::DEFAULT_BUDGET));
     let max = u64::from(qip_memory::tools::page_writes::MAX_BUDGET);
     let clamped = v.clamp(1, max);
     if clamped != v {

@@ -9,8 +9,9 @@
 //! * Input: the `-F` fields built into one multipart body byte for byte as `qip run`
 //!   (docs/request.md; by [`form::build_body`], default boundary), with content type
 //!   `multipart/form-data;boundary=uuid-00000000-0000-0000-0000-000000000000`; or the bytes of
-//!   `-i PATH` (`-` is stdin) with no content type; or, with neither, empty input with no
-//!   content type. `-F` and `-i` are mutually exclusive.
+//!   `-i PATH` (`-` is stdin) with no content type; or, with neither, what is piped to stdin
+//!   (as `qip run` reads it; nothing when stdin is a terminal) with no content type. `-F` and
+//!   `-i` are mutually exclusive.
 //! * Each stage gets a fresh instance ([`host`]): memory policy, contract, input, uniforms
 //!   (`-u` after the stage they configure; repeated keys: the last wins; applied in sorted
 //!   key order), `render`.
@@ -269,6 +270,9 @@ fn pipeline(args: &RunArgs) -> Result<(Vec<u8>, String, bool), Failure> {
         let bytes = match &args.input {
             Some(p) if p.as_os_str() == "-" => crate::read_stdin()?,
             Some(p) => read_file(p)?,
+            // As `qip run`: input piped to stdin is the first stage's input; a terminal gives
+            // none (nothing waits for typing).
+            None if !std::io::IsTerminal::is_terminal(&std::io::stdin()) => crate::read_stdin()?,
             None => Vec::new(),
         };
         Content { bytes, ty: String::new(), utf8: false }

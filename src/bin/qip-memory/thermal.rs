@@ -1,24 +1,27 @@
 //! `qip-memory thermal`: the memory heat map of docs/heat-map.md without a Wasm host,
-//! computed by [`thermal`](qip_memory::tools::thermal::thermal) on the request of
-//! [`crate::request`]; written as the component's KTX2 file (`-o`) or as a PNG of the same
-//! pixels (`--png`).
+//! computed by [`heat_map`](qip_memory::tools::thermal::heat_map) over the target's run (a
+//! Content target's through the component's request, [`crate::request`]; a program's built
+//! directly, [`crate::target`]); written as the component's KTX2 file (`-o`), as a PNG of the
+//! same pixels (`--png`) or as the picture for people (`--view`).
 
 use std::path::Path;
 
 use qip_memory::content::form::DEFAULT_CONTENT_TYPE;
 use qip_memory::image::view::{self, Metric};
+use qip_memory::run::Kind;
+use qip_memory::tools::Request;
+use qip_memory::tools::page_writes::clamp_budget;
 use qip_memory::tools::report::HOTTEST;
-use qip_memory::tools::thermal::{Options, thermal};
+use qip_memory::tools::thermal::{Options, Thermal, heat_map};
 
 use crate::Failure;
-use crate::request::{Target, budget, rejected};
+use crate::request::{budget, rejected};
+use crate::target::{Loaded, TargetArgs, conclude, failed};
 
 /// What `thermal` was asked to do.
 pub struct Args<'a> {
-    /// The target and its input and uniforms.
-    pub target: Target<'a>,
-    /// The `instruction_budget` uniform.
-    pub budget: u64,
+    /// The target and how to run it.
+    pub target: &'a TargetArgs,
     /// The `normalize` uniform (0 or 1).
     pub normalize: bool,
     /// The `first_page` uniform.
@@ -41,11 +44,19 @@ pub fn main(args: &Args<'_>) -> Result<(), Failure> {
     if let Some(path) = args.ktx2 {
         check_ktx2_name(path)?;
     }
-    let req = args.target.request()?;
-    let options =
-        Options { budget: budget(args.budget), normalize: args.normalize, first_page: args.first_page };
-    let out = thermal(&req.body, DEFAULT_CONTENT_TYPE.as_bytes(), options)
-        .map_err(|r| rejected(r, &req, args.stats))?;
+    let loaded = args.target.load()?;
+    let options = Options {
+        budget: budget(args.target.instruction_budget),
+        normalize: args.normalize,
+        first_page: args.first_page,
+    };
+    let out = match loaded.kind {
+        Kind::Content => content(args.target, &loaded, options, args.stats)?,
+        _ => {
+            let mut run = args.target.program(&loaded)?;
+            heat_map(&mut run, options).map_err(|f| failed(&loaded, f))?
+        }
+    };
     let png = match args.png {
         Some(_) => crate::png::encode(out.width, out.height, out.pixels())?,
         None => Vec::new(),
@@ -82,8 +93,20 @@ pub fn main(args: &Args<'_>) -> Result<(), Failure> {
         }
         crate::out::stderr(&s);
         crate::print_counters(&out.counters);
+        crate::stats::print_program(&loaded, &out.finished);
     }
-    Ok(())
+    conclude(&loaded, &out.finished, true)
+}
+
+/// A Content target's heat map through its request, a rejection as the component's.
+fn content(target: &TargetArgs, loaded: &Loaded, options: Options, stats: bool) -> Result<Thermal, Failure> {
+    let req = target.request(loaded)?;
+    let budget = clamp_budget(options.budget);
+    let parsed =
+        Request::parse(&req.body, DEFAULT_CONTENT_TYPE.as_bytes()).map_err(|r| rejected(r, &req, stats))?;
+    let mut run = parsed.content_run(budget);
+    run.limits = target.limits();
+    heat_map(&mut run, options).map_err(|f| rejected(parsed.rejection(f, budget), &req, stats))
 }
 
 /// `-o` writes KTX2 bytes: a name ending in anything but `.ktx2` (any case) would hide them
