@@ -4,6 +4,15 @@ CARGO ?= cargo
 
 .PHONY: test check-nostd fmt-check bench demo demo-count workloads clean soak install
 
+# The pinned toolchain (rust-toolchain.toml) and its wasm targets, installed once before any
+# build that needs them: rustup installing the same target from two recipes at once under
+# `make -j` can leave it half installed.
+TOOLCHAIN := target/.toolchain-ready
+$(TOOLCHAIN): rust-toolchain.toml
+	rustup show active-toolchain >/dev/null
+	rustup target add wasm32-unknown-unknown wasm32-wasip1 wasm32-wasip2
+	mkdir -p target && touch $@
+
 # The differential test's seeds in `make test` (tests/differential.rs): 12,000 from a start
 # derived from the commit (the first 8 hex digits of HEAD), so that each commit CI tries
 # covers seeds no earlier one did; the test prints its range, and `DIFF_SEED_START=N` reruns
@@ -35,7 +44,7 @@ fuzz-differential:
 # Everything CI checks. Tests run in release: the spec suite and the differential test are
 # faster that way than their debug build is slow. tests/components.rs needs the test targets
 # and the components (it builds a missing one with make itself, but not a stale one).
-test: fmt-check lint check-nostd targets wasi-toolchains programs components as-fixtures chromium browser-deps heapsnapshot-deps
+test: fmt-check lint check-nostd targets wasi-toolchains programs components as-fixtures chromium browser-deps heapsnapshot-deps | $(TOOLCHAIN)
 	DIFF_SEED_START=$(DIFF_SEED_START) $(CARGO) test --profile test-opt --all-targets
 	$(MAKE) test-compact
 	cd $(AS_DIR)/dwarfgen && $(CARGO) test --quiet --target-dir target
@@ -80,20 +89,28 @@ bench: targets components as-fixtures
 # The page table and the memory heat map of a real Content target (url-to-qr-svg), computed by
 # the two components, run by the CLI's Content host (wasmtime) exactly as `qip run` would run
 # them: the CSV to stdout, the heat map to qr-memory.png (the seed's request; `-o NAME.png`
-# re-encodes the component's KTX2 as PNG).
-demo: targets components
-	$(CARGO) run --release --quiet --bin qip-memory -- run -F component=@tests/targets/url-to-qr-svg.wasm -F input=https://example.com application/wasm/qip-interpret-memory-page-writes-csv.wasm -u instruction_budget=10000000
-	$(CARGO) run --release --quiet --bin qip-memory -- run -F component=@tests/targets/url-to-qr-svg.wasm -F input=https://example.com application/wasm/qip-interpret-memory-thermal-ktx2.wasm -u instruction_budget=10000000 -u normalize=0 -o qr-memory.png
+# re-encodes the component's KTX2 as PNG); then the same target's heat map drawn for people and
+# its report, by the CLI. Builds only what it runs, with cargo's progress shown: the first
+# build (wasmtime and Cranelift) takes about 10 minutes on 2 cores.
+DEMO_COMPONENTS := application/wasm/qip-interpret-memory-page-writes-csv.wasm \
+	application/wasm/qip-interpret-memory-thermal-ktx2.wasm
+QIP_MEMORY := target/release/qip-memory
+.PHONY: cli
+cli: | $(TOOLCHAIN)
+	$(CARGO) build --release --bin qip-memory
+demo: cli targets $(DEMO_COMPONENTS)
+	$(QIP_MEMORY) run -F component=@tests/targets/url-to-qr-svg.wasm -F input=https://example.com application/wasm/qip-interpret-memory-page-writes-csv.wasm -u instruction_budget=10000000
+	$(QIP_MEMORY) run -F component=@tests/targets/url-to-qr-svg.wasm -F input=https://example.com application/wasm/qip-interpret-memory-thermal-ktx2.wasm -u instruction_budget=10000000 -u normalize=0 -o qr-memory.png
 	@echo "wrote qr-memory.png ($$(stat -c %s qr-memory.png) bytes)"
-	$(CARGO) run --release --quiet --bin qip-memory -- thermal tests/targets/url-to-qr-svg.wasm --input https://example.com --instruction-budget 10000000 --view qr-view.png
+	$(QIP_MEMORY) thermal tests/targets/url-to-qr-svg.wasm --input https://example.com --instruction-budget 10000000 --view qr-view.png
 	@echo "wrote qr-view.png, the heat map drawn for people"
-	$(CARGO) run --release --quiet --bin qip-memory -- report tests/targets/url-to-qr-svg.wasm --input https://example.com --instruction-budget 10000000 -o qr-report.html
+	$(QIP_MEMORY) report tests/targets/url-to-qr-svg.wasm --input https://example.com --instruction-budget 10000000 -o qr-report.html
 	@echo "open $(CURDIR)/qr-report.html in a browser: the heat map for people, the functions that did the work, the page table"
 
 # The bundled real program (Rust compiled to Wasm, benches/workloads/rust-program) run in the
 # bounded interpreter, with its counters (docs/counting.md) and speed.
-demo-count: workloads
-	$(CARGO) run --release --quiet --bin qip-memory -- count benches/workloads/rust-program.wasm --invoke run --arg i32:8
+demo-count: cli workloads
+	$(QIP_MEMORY) count benches/workloads/rust-program.wasm --invoke run --arg i32:8
 
 workloads:
 	$(MAKE) -C benches/workloads CARGO=$(CARGO)
@@ -103,20 +120,19 @@ workloads:
 install:
 	$(CARGO) install --path . --locked
 
-fmt-check:
+fmt-check: | $(TOOLCHAIN)
 	$(CARGO) fmt --all -- --check
 
 # Formatting, lints and documentation, warnings as errors: rustfmt's check, clippy on every
 # target, rustdoc's own checks (broken intra-doc links among them); the library and the CLI
 # also deny missing docs.
 .PHONY: lint
-lint: fmt-check
+lint: fmt-check | $(TOOLCHAIN)
 	$(CARGO) clippy --all-targets -- -D warnings
 	RUSTDOCFLAGS=-Dwarnings $(CARGO) doc --no-deps
 
 # The library must build without std for the wasm32 components.
-check-nostd:
-	rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true
+check-nostd: | $(TOOLCHAIN)
 	$(CARGO) build --lib --no-default-features --target wasm32-unknown-unknown
 
 # QIP Content test targets (tests/targets/*/, each its own crate): fixed-memory Wasm modules
@@ -125,8 +141,7 @@ TARGET_WASMS := tests/targets/url-to-qr-svg.wasm tests/targets/markdown-to-html.
 .PHONY: targets check-targets $(TARGET_WASMS)
 targets: $(TARGET_WASMS)
 
-$(TARGET_WASMS): tests/targets/%.wasm:
-	rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true
+$(TARGET_WASMS): tests/targets/%.wasm: | $(TOOLCHAIN)
 	cd tests/targets/$* && CARGO_TARGET_DIR=$(CURDIR)/target/targets $(CARGO) build --release --target wasm32-unknown-unknown
 	cp target/targets/wasm32-unknown-unknown/release/$(subst -,_,$*).wasm $@
 
@@ -143,8 +158,7 @@ programs: $(PROGRAMS)
 # RUSTFLAGS (replacing any in the environment): the DWARF's source paths relative to the
 # repository, so that two clones build the same bytes.
 tests/programs/rust-wasi.wasm: rust-toolchain.toml tests/programs/rust-wasi/Cargo.toml \
-		tests/programs/rust-wasi/Cargo.lock $(wildcard tests/programs/rust-wasi/src/*.rs)
-	rustup target add wasm32-wasip1 >/dev/null 2>&1 || true
+		tests/programs/rust-wasi/Cargo.lock $(wildcard tests/programs/rust-wasi/src/*.rs) | $(TOOLCHAIN)
 	cd tests/programs/rust-wasi && CARGO_TARGET_DIR=$(CURDIR)/target/programs RUSTFLAGS=--remap-path-prefix=$(CURDIR)=. \
 	  $(CARGO) build --release --locked --target wasm32-wasip1
 	cp target/programs/wasm32-wasip1/release/wordfreq.wasm $@.tmp && mv $@.tmp $@
@@ -187,8 +201,7 @@ tests/programs/zig-wasi.wasm: tests/programs/zig-wasi/revlines.zig $(ZIG_STAMP)
 	cp target/programs/zig/revlines.wasm $@.tmp && mv $@.tmp $@
 
 # Every toolchain the programs need, without building them.
-wasi-toolchains: wasi-c-toolchain $(ZIG_STAMP)
-	rustup target add wasm32-wasip1 >/dev/null 2>&1 || true
+wasi-toolchains: wasi-c-toolchain $(ZIG_STAMP) | $(TOOLCHAIN)
 
 # The QIP Content components (components/*/, each its own crate over the library), built for
 # wasm32-unknown-unknown with one fixed memory. Always rebuilt through cargo, which knows
@@ -223,26 +236,22 @@ $(WASM_OPT):
 # $(call wasm_opt,MODULE): $@ from MODULE through wasm-opt, unless $@ is already newer.
 wasm_opt = [ $@ -nt $(1) ] || { $(WASM_OPT) $(WASM_OPT_FLAGS) $(1) -o $@.tmp && mv $@.tmp $@; }
 
-application/wasm/qip-interpret-memory-page-writes-csv.wasm: | $(WASM_OPT)
-	rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true
+application/wasm/qip-interpret-memory-page-writes-csv.wasm: | $(WASM_OPT) $(TOOLCHAIN)
 	cd components/page-writes-csv && CARGO_TARGET_DIR=$(CURDIR)/target/components $(CARGO) build --release --target wasm32-unknown-unknown
 	mkdir -p application/wasm
 	$(call wasm_opt,target/components/wasm32-unknown-unknown/release/qip_interpret_memory_page_writes_csv.wasm)
 
-application/wasm/qip-interpret-memory-report-html.wasm: | $(WASM_OPT)
-	rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true
+application/wasm/qip-interpret-memory-report-html.wasm: | $(WASM_OPT) $(TOOLCHAIN)
 	cd components/report-html && CARGO_TARGET_DIR=$(CURDIR)/target/components $(CARGO) build --release --target wasm32-unknown-unknown
 	mkdir -p application/wasm
 	$(call wasm_opt,target/components/wasm32-unknown-unknown/release/qip_interpret_memory_report_html.wasm)
 
-application/wasm/qip-interpret-memory-thermal-ktx2.wasm: | $(WASM_OPT)
-	rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true
+application/wasm/qip-interpret-memory-thermal-ktx2.wasm: | $(WASM_OPT) $(TOOLCHAIN)
 	cd components/thermal-ktx2 && CARGO_TARGET_DIR=$(CURDIR)/target/components $(CARGO) build --release --target wasm32-unknown-unknown
 	mkdir -p application/wasm
 	$(call wasm_opt,target/components/wasm32-unknown-unknown/release/qip_interpret_memory_thermal_ktx2.wasm)
 
-application/wasm/assemblyscript-heap-analyzer-json.wasm: | $(WASM_OPT)
-	rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true
+application/wasm/assemblyscript-heap-analyzer-json.wasm: | $(WASM_OPT) $(TOOLCHAIN)
 	cd components/heap-analyzer-json && CARGO_TARGET_DIR=$(CURDIR)/target/components $(CARGO) build --release --target wasm32-unknown-unknown
 	mkdir -p application/wasm
 	$(call wasm_opt,target/components/wasm32-unknown-unknown/release/assemblyscript_heap_analyzer_json.wasm)
@@ -280,14 +289,12 @@ $(AS_DIR)/build/%.wasm: $(AS_DIR)/%.ts $(AS_DIR)/memory_dump.ts $(AS_DIR)/layout
 # qip:memory/analyzers (components/qip-memory-component, wit-bindgen), and the CLI itself as a
 # WASI command, from src/bin/qip-memory without the `host` feature (no `run`: it needs
 # wasmtime). rustc links wasm32-wasip2 outputs as components; tests/wasi_components.rs checks.
-application/wasm/qip-memory.component.wasm:
-	rustup target add wasm32-wasip2 >/dev/null 2>&1 || true
+application/wasm/qip-memory.component.wasm: | $(TOOLCHAIN)
 	cd components/qip-memory-component && CARGO_TARGET_DIR=$(CURDIR)/target/components $(CARGO) build --release --target wasm32-wasip2
 	mkdir -p application/wasm
 	cp target/components/wasm32-wasip2/release/qip_memory_component.wasm $@
 
-application/wasm/qip-memory-cli.wasm:
-	rustup target add wasm32-wasip2 >/dev/null 2>&1 || true
+application/wasm/qip-memory-cli.wasm: | $(TOOLCHAIN)
 	CARGO_TARGET_DIR=$(CURDIR)/target/cli $(CARGO) build --profile wasi --target wasm32-wasip2 --bin qip-memory --no-default-features --features cli
 	mkdir -p application/wasm
 	cp target/cli/wasm32-wasip2/wasi/qip-memory.wasm $@
