@@ -12,6 +12,13 @@
 //! includes the target's memory (the interpreter reserves the declared maximum); counted by
 //! the `peak_alloc` crate's allocator.
 //! `make targets` must have built `tests/targets/*.wasm`.
+//!
+//! Then a real WASI program (`tests/programs/rust-wasi.wasm`, `wordfreq --iterations 320` on
+//! the fixture: about 150 million instructions, `make programs` builds it) as a command: the
+//! plain run (`count`), the page table, the heat map and the report over the same run, and the
+//! same module under wasmtime without instrumentation (compiled once before timing; Cranelift's
+//! compile time is not in its figure), with each one's slowdown over wasmtime and the report
+//! over the plain run (issue 44's goal: at most 3).
 
 #[path = "common/markdown.rs"]
 mod markdown;
@@ -146,7 +153,114 @@ fn main() {
         );
         println!("  report / page table      {:9.2}x", rounds.ratio(3, 1));
     }
+    wasi_program(reps, smoke);
     if smoke {
         println!("smoke run only (timing needs `cargo bench --bench tools`)");
     }
+}
+
+/// `wordfreq --iterations N` on the fixture, in a fresh directory per run.
+const WORDFREQ: &str = "tests/programs/rust-wasi.wasm";
+const FIXTURE: &str = "tests/programs/fixtures/harbour.txt";
+
+/// A directory holding the fixture as `in.txt`, under the system's temporary directory.
+fn scratch() -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("qip-memory-bench-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    std::fs::copy(format!("{}/{FIXTURE}", env!("CARGO_MANIFEST_DIR")), d.join("in.txt")).unwrap();
+    d
+}
+
+/// The run of `wordfreq` under our interpreter, its output discarded.
+fn wordfreq_run<'a>(module: &'a [u8], dir: &std::path::Path, iterations: u32) -> qip_memory::run::Run<'a> {
+    use qip_memory::run::{Command, Imports, Program, Run};
+    use qip_memory::wasi::{Config, Output, Preopen, Stdin};
+    let args = ["rust-wasi.wasm", "--iterations", &iterations.to_string(), "in.txt", "out.txt"]
+        .map(|a| a.as_bytes().to_vec())
+        .to_vec();
+    let config = Config {
+        args,
+        env: Vec::new(),
+        dirs: vec![Preopen { host: dir.to_path_buf(), guest: ".".into() }],
+        stdin: Stdin::Empty,
+        stdout: Output::Discard,
+        stderr: Output::Discard,
+        seed: 0,
+    };
+    let imports = Imports { wasi: Some(config), ..Imports::default() };
+    let limits = qip_memory::wasm::Limits::default().with_max_module_bytes(64 << 20);
+    Run { program: Program::Command(Command { module, loaded: None, imports }), budget: None, limits }
+}
+
+fn wasi_program(reps: usize, smoke: bool) {
+    use qip_memory::run::End;
+    use wasmtime_wasi::p1::{self, WasiP1Ctx};
+    use wasmtime_wasi::{FsPerms, I32Exit, WasiCtxBuilder};
+    let path = format!("{}/{WORDFREQ}", env!("CARGO_MANIFEST_DIR"));
+    let module = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e} (run `make programs` first)"));
+    let iterations: u32 = if smoke { 1 } else { 320 };
+    let dir = scratch();
+    let engine = wasmtime::Engine::default();
+    let compiled = wasmtime::Module::new(&engine, &module).unwrap();
+    let mut linker: wasmtime::Linker<WasiP1Ctx> = wasmtime::Linker::new(&engine);
+    p1::add_to_linker_sync(&mut linker, |ctx| ctx).unwrap();
+    let (mut instructions, mut html_bytes) = (0, 0);
+    let rounds = Rounds::measure(
+        reps,
+        &mut [
+            &mut || {
+                let mut b = WasiCtxBuilder::new();
+                b.args(&["rust-wasi.wasm", "--iterations", &iterations.to_string(), "in.txt", "out.txt"]);
+                b.preopened_dir(&dir, ".", FsPerms::ReadWrite).unwrap();
+                let mut store = wasmtime::Store::new(&engine, b.build_p1());
+                let instance = linker.instantiate(&mut store, &compiled).unwrap();
+                let start = instance.get_typed_func::<(), ()>(&mut store, "_start").unwrap();
+                match start.call(&mut store, ()) {
+                    Ok(()) => {}
+                    Err(e) => assert_eq!(e.downcast_ref::<I32Exit>().map(|e| e.0), Some(0), "{e:?}"),
+                }
+            },
+            &mut || {
+                let f = wordfreq_run(&module, &dir, iterations).execute(&mut NoObserver).unwrap();
+                assert_eq!(f.end, End::Exit(0));
+                instructions = f.counters.instructions;
+            },
+            &mut || {
+                qip_memory::tools::page_writes::page_table(&mut wordfreq_run(&module, &dir, iterations))
+                    .unwrap();
+            },
+            &mut || {
+                let options = Options { budget: 0, ..Options::default() };
+                qip_memory::tools::thermal::heat_map(&mut wordfreq_run(&module, &dir, iterations), options)
+                    .unwrap();
+            },
+            &mut || {
+                let options = ReportOptions { budget: 0, first_page: 0 };
+                let r = qip_memory::tools::report::report_of(
+                    &mut wordfreq_run(&module, &dir, iterations),
+                    options,
+                )
+                .unwrap();
+                html_bytes = r.to_html().len();
+            },
+        ],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let ms = |i: usize| rounds.median(i).as_secs_f64() * 1e3;
+    println!("WASI command wordfreq --iterations {iterations}: {instructions} instructions");
+    println!("  wasmtime (Cranelift, no instrumentation) {:9.2} ms", ms(0));
+    for (i, label) in [(1, "count (plain run)"), (2, "page table"), (3, "heat map"), (4, "report (HTML)")] {
+        println!(
+            "  {label:<40} {:9.2} ms   {:7.1}x wasmtime   peak {:6.1} MiB",
+            ms(i),
+            rounds.ratio(i, 0),
+            rounds.peaks[i] as f64 / 1048576.0
+        );
+    }
+    println!(
+        "  report / count                           {:9.2}x   ({html_bytes} bytes of HTML)",
+        rounds.ratio(4, 1)
+    );
+    println!("  page table / count                       {:9.2}x", rounds.ratio(2, 1));
 }

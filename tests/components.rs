@@ -142,10 +142,10 @@ fn cli_run(target: &str, input: &str, budget: u32) -> Rendered {
     assert!(stdout.is_empty());
     let line = stderr.strip_suffix('\n').unwrap();
     assert!(!line.contains('\n'), "one line: {stderr}");
-    let prefix = format!("qip-memory: {}: rejected at request offset ", path.display());
-    let rest = line.strip_prefix(&prefix).expect(line);
-    let (offset, rest) = rest.split_once(" (mode ").unwrap();
-    let (mode, _) = rest.split_once("): ").unwrap();
+    // `qip-memory: PATH: CAUSE (request offset N, mode M)`.
+    assert!(line.starts_with(&format!("qip-memory: {}: ", path.display())), "{line}");
+    let (_, at) = line.rsplit_once(" (request offset ").expect(line);
+    let (offset, mode) = at.strip_suffix(')').and_then(|a| a.split_once(", mode ")).expect(line);
     Rendered::Rejected { offset: offset.parse().unwrap(), mode: mode.parse().unwrap() }
 }
 

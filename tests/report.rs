@@ -412,6 +412,6 @@ fn cli_report_writes_the_same_html() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8(o.stderr).unwrap().contains("(mode 5)"));
+    assert!(String::from_utf8(o.stderr).unwrap().ends_with(", mode 5)\n"));
     assert!(!std::path::Path::new(&out2).exists());
 }

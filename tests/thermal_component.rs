@@ -221,8 +221,8 @@ fn rejections_match_the_cli() {
     assert_eq!(
         String::from_utf8(o.stderr).unwrap(),
         format!(
-            "qip-memory: {}: rejected at request offset {} (mode 8): nothing to report: no page at or \
-             above first_page 82 was read or written\n",
+            "qip-memory: {}: nothing to report: no page at or above first_page 82 was read or written \
+             (request offset {}, mode 8)\n",
             path.display(),
             req.len()
         )

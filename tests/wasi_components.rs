@@ -208,18 +208,18 @@ fn text(bytes: &[u8]) -> String {
 }
 
 /// `(offset, mode, message)` of the native CLI's rejection line
-/// `qip-memory: TARGET: rejected at request offset N (mode M): MESSAGE`, without the hint the
-/// CLI adds to an exhausted budget (its option is the CLI's, not the interface's).
+/// `qip-memory: TARGET: MESSAGE (request offset N, mode M)`, without the hint the CLI adds to
+/// an exhausted budget (its option is the CLI's, not the interface's).
 fn cli_rejection(r: &Ran) -> (u32, u32, String) {
     assert_eq!(r.code, 1, "{}", text(&r.stderr));
     let line = text(&r.stderr);
     let rest = line
         .strip_prefix("qip-memory: ")
-        .and_then(|l| l.split_once(": rejected at request offset "))
-        .and_then(|(_, l)| l.strip_suffix('\n'))
+        .and_then(|l| l.split_once(": "))
+        .and_then(|(_, l)| l.strip_suffix(")\n"))
         .unwrap_or_else(|| panic!("not a rejection line: {line:?}"));
-    let (offset, rest) = rest.split_once(" (mode ").unwrap();
-    let (mode, message) = rest.split_once("): ").unwrap();
+    let (message, at) = rest.rsplit_once(" (request offset ").unwrap();
+    let (offset, mode) = at.split_once(", mode ").unwrap();
     let message = message
         .strip_suffix("; raise it with --instruction-budget N (at most 1000000000)")
         .unwrap_or(message);
