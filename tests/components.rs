@@ -275,19 +275,30 @@ fn budget_exhaustion_stops_where_the_native_loop_stops() {
 // ------------------------------------------------------------------ the artifact's shape
 
 /// Every host compiles a Content component again on every run, so its size is start-up time
-/// (docs/components.md, "Sizes"): the interpreter components are held to 250,000 bytes and
-/// the heap analyzer to 200,000, the start-up issue's bounds.
+/// (docs/components.md, "Sizes"): the page table and heat map components are held to 250,000
+/// bytes and the heap analyzer to 200,000, the start-up issue's bounds. The report's code is
+/// what its hosts compile: its code section is held to 220,000 bytes, and the whole file,
+/// whose data is mostly the page template, to 400,000 (issue 45).
 #[test]
 fn component_sizes() {
     for (rel, bound) in [
         ("application/wasm/qip-interpret-memory-page-writes-csv.wasm", 250_000),
         ("application/wasm/qip-interpret-memory-thermal-ktx2.wasm", 250_000),
-        ("application/wasm/qip-interpret-memory-report-html.wasm", 250_000),
+        ("application/wasm/qip-interpret-memory-report-html.wasm", 400_000),
         ("application/wasm/assemblyscript-heap-analyzer-json.wasm", 200_000),
     ] {
         let size = read(rel).len();
         assert!(size <= bound, "{rel}: {size} bytes, more than {bound}");
     }
+    let report = read("application/wasm/qip-interpret-memory-report-html.wasm");
+    let code: usize = wasmparser::Parser::new(0)
+        .parse_all(&report)
+        .filter_map(|p| match p.unwrap() {
+            wasmparser::Payload::CodeSectionStart { size, .. } => Some(size as usize),
+            _ => None,
+        })
+        .sum();
+    assert!(code <= 220_000, "the report's code section: {code} bytes, more than 220000");
 }
 
 #[test]

@@ -21,6 +21,7 @@
 //! and the analyses cover it up to there: its end is [`End::Stopped`].
 
 pub mod failure;
+#[cfg(feature = "std")]
 pub mod imports;
 pub mod kind;
 pub mod layout;
@@ -31,6 +32,7 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 pub use failure::{Cause, Failure};
+#[cfg(feature = "std")]
 pub use imports::{Stub, StubAction};
 pub use kind::{Detected, Kind};
 pub use layout::{Heap, HeapSource, Layout, StackPointer, StackSource};

@@ -33,7 +33,11 @@ pub fn main(args: &Args<'_>) -> Result<(), Failure> {
         Kind::Content => content(args.target, &loaded, options)?,
         _ => {
             let mut run = args.target.program(&loaded)?;
-            report_of(&mut run, options).map_err(|f| failed(&loaded, f))?
+            let mut r = report_of(&mut run, options).map_err(|f| failed(&loaded, f))?;
+            // A program is named by its file, as the user called it; a Content target by
+            // what the request carries (its module's own name), as the component names it.
+            r.subject.name = Some(crate::wasi_config::argv0_text(&loaded.path));
+            r
         }
     };
     let html = r.to_html();

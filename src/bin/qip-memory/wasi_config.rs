@@ -45,6 +45,11 @@ pub fn argv0(path: &str) -> Vec<u8> {
     Path::new(path).file_name().map_or_else(|| path.as_bytes().to_vec(), |n| n.as_encoded_bytes().to_vec())
 }
 
+/// [`argv0`] as text (lossy UTF-8).
+pub fn argv0_text(path: &str) -> String {
+    String::from_utf8_lossy(&argv0(path)).into_owned()
+}
+
 /// The WASI configuration of `args` for the program at `path`: its standard output and error
 /// are ours, written through.
 ///
