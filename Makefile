@@ -59,10 +59,7 @@ test-compact:
 # with puppeteer-core (npm, pinned in tests/browser/package-lock.json; it downloads no browser).
 # `make chromium` installs the package when it is missing (apt-get: as root, or with sudo).
 .PHONY: chromium browser-deps
-chromium:
-	@command -v chromium >/dev/null || { \
-	  sudo=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends chromium; }
+chromium: apt-packages
 browser-deps: tests/browser/node_modules/.package-lock.json
 tests/browser/node_modules/.package-lock.json: tests/browser/package-lock.json
 	@command -v npm >/dev/null || { echo "the browser test needs node and npm" >&2; exit 1; }
@@ -163,18 +160,23 @@ tests/programs/rust-wasi.wasm: rust-toolchain.toml tests/programs/rust-wasi/Carg
 	  $(CARGO) build --release --locked --target wasm32-wasip1
 	cp target/programs/wasm32-wasip1/release/wordfreq.wasm $@.tmp && mv $@.tmp $@
 
-# Debian's packages: clang 14 and its wasm-ld (lld), wasi-libc (headers and libc.a in the
-# multiarch directories /usr/include/wasm32-wasi and /usr/lib/wasm32-wasi, where Debian's clang
-# looks for --target=wasm32-wasi; there is no separate sysroot), and compiler-rt's builtins for
-# wasm32 (libclang_rt.builtins-wasm32.a, which the link needs). Installed only when one is
-# missing (apt-get: as root, or with sudo); the lock timeout lets a concurrent apt-get finish.
+# Debian's packages, in one apt-get run (two at once under `make -j` would wait on each other's
+# lock): chromium for the browser tests; clang 14 and its wasm-ld (lld), wasi-libc (headers and
+# libc.a in the multiarch directories /usr/include/wasm32-wasi and /usr/lib/wasm32-wasi, where
+# Debian's clang looks for --target=wasm32-wasi; there is no separate sysroot), and
+# compiler-rt's builtins for wasm32 (libclang_rt.builtins-wasm32.a, which the link needs) for
+# the C program. Installed only when one is missing (apt-get: as root, or with sudo); the lock
+# timeout lets an apt-get of someone else's finish.
 WASI_C_PACKAGES := clang lld wasi-libc libclang-rt-14-dev-wasm32
+APT_PACKAGES := chromium $(WASI_C_PACKAGES)
 APT_GET = $$( [ "$$(id -u)" = 0 ] || echo sudo ) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600
-wasi-c-toolchain:
-	@missing=$$(for p in $(WASI_C_PACKAGES); do \
+.PHONY: apt-packages
+apt-packages:
+	@missing=$$(for p in $(APT_PACKAGES); do \
 	  dpkg-query -W -f='$${db:Status-Status}' $$p 2>/dev/null | grep -qx installed || echo $$p; done); \
 	[ -z "$$missing" ] || { echo "installing $$missing"; \
 	  $(APT_GET) update -qq && $(APT_GET) install -y -qq --no-install-recommends $$missing; }
+wasi-c-toolchain: apt-packages
 
 # -g: DWARF with line tables, for the profiler. -fdebug-prefix-map: paths relative to the
 # repository, so that builds in two clones are byte-identical.

@@ -105,6 +105,35 @@ fn body_of(d: &Path, forms: &[&str]) -> Vec<u8> {
     std::fs::read(out).unwrap()
 }
 
+/// As `qip run`: what is piped to stdin is the first stage's input when neither `-F` nor `-i`
+/// gives one (the echo stage returns it); with `-F`, stdin is not read.
+#[test]
+fn run_reads_piped_stdin_as_qip_run_does() {
+    use std::io::Write as _;
+    use std::process::Stdio;
+    let d = dir("run_piped_stdin");
+    let echo = module(&d, "echo.wasm", ECHO);
+    let out = d.join("out.bin");
+    let run = |args: &[&str]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_qip-memory"))
+            .env("XDG_CACHE_HOME", concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(b"piped bytes").unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+    };
+    run(&["run", &echo, "-o", out.to_str().unwrap()]);
+    assert_eq!(std::fs::read(&out).unwrap(), b"piped bytes");
+    run(&["run", "-F", "input=x", &echo, "-o", out.to_str().unwrap()]);
+    let body = std::fs::read(&out).unwrap();
+    assert!(body.starts_with(b"--uuid-") && !body.windows(11).any(|w| w == b"piped bytes"));
+}
+
 #[test]
 fn form_text_field() {
     let d = dir("form_text_field");

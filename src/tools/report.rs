@@ -88,7 +88,7 @@ pub struct Subject {
     /// program), else the module's own name from its `name` section, else `None`.
     pub name: Option<String>,
     /// The input in one line: a Content target's input text (its first [`SUBJECT_INPUT`]
-    /// characters, lossy UTF-8), a program's arguments after argv[0] (or the export and its
+    /// characters, lossy UTF-8), a program's arguments after `argv[0]` (or the export and its
     /// arguments) joined by spaces.
     pub input: String,
 }

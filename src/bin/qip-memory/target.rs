@@ -7,7 +7,7 @@
 //!   [-F uniforms[KEY]=VALUE]...` ([`crate::request`]) and run through it, so that its outputs
 //!   and rejection offsets are the component's by construction.
 //! * A program is built as a [`Run`] directly: WASI preview 1 with `--dir HOST::GUEST`,
-//!   `--env KEY=VALUE`, `--stdin FILE`, `--seed N` and the arguments after `--` (argv[0] is the
+//!   `--env KEY=VALUE`, `--stdin FILE`, `--seed N` and the arguments after `--` (`argv[0]` is the
 //!   file's name, as wasmtime gives it), `--stub MODULE.NAME=zero|trap` for other imports,
 //!   `--invoke NAME --arg TYPE:VALUE...` for an export other than `_start`.
 
@@ -93,7 +93,7 @@ pub struct TargetArgs {
     /// The largest module to load, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_MODULE_SIZE)]
     pub max_module_size: usize,
-    /// The program's arguments (after `--`); argv[0] is the module's file name.
+    /// The program's arguments (after `--`); `argv[0]` is the module's file name.
     #[arg(last = true, value_name = "ARGS")]
     pub program_args: Vec<String>,
 }

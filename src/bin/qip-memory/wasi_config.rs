@@ -1,7 +1,7 @@
 //! The WASI host of a program from the command line, spelled as wasmtime spells it
 //! (docs/programs.md): `--dir HOST::GUEST` (or `--dir HOST`, granted as HOST), `--env
 //! KEY=VALUE` (or `--env KEY`, our value), `--stdin FILE`, `--seed N`, and the arguments after
-//! `--` with argv[0] the module's file name.
+//! `--` with `argv[0]` the module's file name.
 
 use std::path::{Path, PathBuf};
 
@@ -25,11 +25,14 @@ pub fn preopen(arg: &str) -> Result<Preopen, Failure> {
     Ok(Preopen { host: PathBuf::from(host), guest: guest.to_owned() })
 }
 
+/// An environment variable's key and value, as bytes.
+pub type Variable = (Vec<u8>, Vec<u8>);
+
 /// `--env KEY=VALUE`, or `--env KEY` with our value of KEY (left out when we have none).
 ///
 /// # Errors
 /// A [`Failure`] for an empty key.
-pub fn variable(arg: &str) -> Result<Option<(Vec<u8>, Vec<u8>)>, Failure> {
+pub fn variable(arg: &str) -> Result<Option<Variable>, Failure> {
     let (key, value) = match arg.split_once('=') {
         Some((k, v)) => (k, Some(v.as_bytes().to_vec())),
         None => (arg, std::env::var_os(arg).map(|v| v.into_encoded_bytes())),
@@ -40,7 +43,7 @@ pub fn variable(arg: &str) -> Result<Option<(Vec<u8>, Vec<u8>)>, Failure> {
     Ok(value.map(|v| (key.as_bytes().to_vec(), v)))
 }
 
-/// argv[0] as wasmtime gives it: the module's file name without its directories.
+/// `argv[0]` as wasmtime gives it: the module's file name without its directories.
 pub fn argv0(path: &str) -> Vec<u8> {
     Path::new(path).file_name().map_or_else(|| path.as_bytes().to_vec(), |n| n.as_encoded_bytes().to_vec())
 }
