@@ -104,8 +104,9 @@ pub struct Loaded {
     pub path: String,
     /// The module's binary bytes (text compiled).
     pub bytes: Vec<u8>,
-    /// The loaded module.
-    pub module: Arc<Module>,
+    /// The loaded module; `None` for a module that does not load and is run as a Content
+    /// target (its request then rejects it with mode 1 and the offset, as the component does).
+    pub module: Option<Arc<Module>>,
     /// What to run.
     pub kind: Kind,
     /// The export it calls: `_start`, `--invoke`'s, `render` for a Content target.
@@ -116,7 +117,7 @@ impl Loaded {
     /// Whether the program links WASI: it then owns stdout and stderr, and our own output
     /// goes to stderr or to files.
     pub fn owns_stdio(&self) -> bool {
-        self.kind != Kind::Content && run::kind::imports_wasi(&self.module)
+        self.kind != Kind::Content && self.module.as_deref().is_some_and(run::kind::imports_wasi)
     }
 }
 
@@ -221,7 +222,19 @@ impl TargetArgs {
         if bytes.len() > self.max_module_size {
             return Err(too_large(&path, bytes.len(), self.max_module_size));
         }
-        let module = Module::new(&bytes, &self.limits()).map_err(|e| format!("{path}: {e}"))?;
+        let module = match Module::new(&bytes, &self.limits()) {
+            Ok(m) => m,
+            // Without options of a program, a module that does not load is taken for a Content
+            // target, as the CLI always did: its request is rejected (mode 1, the offset in
+            // the request) exactly as the component rejects it.
+            Err(_)
+                if self.program_options().is_none() && matches!(self.kind, None | Some(KindArg::Content)) =>
+            {
+                let entry = "render".to_owned();
+                return Ok(Loaded { path, bytes, module: None, kind: Kind::Content, entry });
+            }
+            Err(e) => return Err(Failure::new(format!("{path}: {e}"))),
+        };
         let mut invoke = self.invoke.clone();
         let kind = match (self.kind, &self.invoke) {
             (Some(KindArg::Content), _) => Kind::Content,
@@ -273,7 +286,7 @@ impl TargetArgs {
             Kind::Command => "_start".to_owned(),
             Kind::Module => invoke.unwrap_or_default(),
         };
-        Ok(Loaded { path, bytes, module: Arc::new(module), kind, entry })
+        Ok(Loaded { path, bytes, module: Some(Arc::new(module)), kind, entry })
     }
 
     /// The Content target's request ([`crate::request`]).
@@ -321,19 +334,18 @@ impl TargetArgs {
     /// A [`Failure`] for a malformed `--stub`, `--arg`, `--dir` or `--env`, or an unreadable
     /// `--stdin` file.
     pub fn program<'a>(&self, loaded: &'a Loaded) -> Result<Run<'a>, Failure> {
+        let module = loaded.module.clone().expect("a program's module loaded");
         let mut imports = Imports { stubs: self.stubs()?, ..Imports::default() };
-        if run::kind::imports_wasi(&loaded.module) || loaded.kind == Kind::Command {
+        if run::kind::imports_wasi(&module) || loaded.kind == Kind::Command {
             imports.wasi = Some(crate::wasi_config::config(self, &loaded.path)?);
         }
         let program = match loaded.kind {
-            Kind::Command => run::Program::Command(run::Command {
-                module: &loaded.bytes,
-                loaded: Some(loaded.module.clone()),
-                imports,
-            }),
+            Kind::Command => {
+                run::Program::Command(run::Command { module: &loaded.bytes, loaded: Some(module), imports })
+            }
             _ => run::Program::Invoke(run::Invoke {
                 module: &loaded.bytes,
-                loaded: Some(loaded.module.clone()),
+                loaded: Some(module),
                 export: loaded.entry.clone(),
                 args: self.invoke_args()?,
                 imports,

@@ -2,7 +2,7 @@
 //! parameters and its handler, from which [`Wasi::signature`](super::Wasi::signature) and
 //! [`Wasi::link`](super::Wasi::link) are derived.
 //!
-//! The witx's lowering to core types (`legacy/tools/witx-docs.md`): a `$fd`, `$size`, pointer,
+//! The witx's lowering to core types (https://github.com/WebAssembly/WASI/blob/main/legacy/tools/witx-docs.md): a `$fd`, `$size`, pointer,
 //! enum or flag set of up to 32 bits is an `i32`; `$filesize`, `$timestamp`, `$rights`,
 //! `$dircookie` and `$filedelta` are `i64`; a `string` or list is a pointer and a length; each
 //! value of an `(expected T (error $errno))` result is written through a pointer appended to
