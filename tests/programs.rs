@@ -15,78 +15,15 @@ mod common;
 
 use std::cmp::Reverse;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-use common::content::artifact;
+use common::programs::{C, RUST, TempDir, ZIG, file_map, fixture, program};
 use common::wasmtime_wasi::{Reference, run_in_wasmtime};
-
-const RUST: &str = "tests/programs/rust-wasi.wasm";
-const C: &str = "tests/programs/c-wasi.wasm";
-const ZIG: &str = "tests/programs/zig-wasi.wasm";
-
-/// 1,217 bytes of English prose in 23 lines (`wc -c -l`), 5 of them empty.
-const FIXTURE: &str = "tests/programs/fixtures/harbour.txt";
 
 /// `--iterations` for a `wordfreq` run of 100 to 200 million Wasm instructions on the fixture
 /// (wasmtime fuel), for benchmarks; checked by `wordfreq_bench_iterations_run_100_to_200_million`.
 const BENCH_ITERATIONS: u64 = 320;
 
 // ------------------------------------------------------------------ helpers
-
-fn fixture() -> Vec<u8> {
-    std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(FIXTURE)).unwrap()
-}
-
-/// A fresh directory under the system's temporary directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(label: &str) -> TempDir {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let path =
-            std::env::temp_dir().join(format!("qip-memory-programs-{}-{n}-{label}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path).unwrap();
-        TempDir(path)
-    }
-
-    /// A directory holding `files` (name, contents).
-    fn with(label: &str, files: &[(&str, &[u8])]) -> TempDir {
-        let dir = TempDir::new(label);
-        for (name, bytes) in files {
-            std::fs::write(dir.0.join(name), bytes).unwrap();
-        }
-        dir
-    }
-
-    /// Every file in the directory, by name (no subdirectories expected).
-    fn files(&self) -> BTreeMap<String, Vec<u8>> {
-        let mut out = BTreeMap::new();
-        for entry in std::fs::read_dir(&self.0).unwrap() {
-            let entry = entry.unwrap();
-            assert!(entry.file_type().unwrap().is_file(), "{:?} is not a file", entry.path());
-            out.insert(entry.file_name().into_string().unwrap(), std::fs::read(entry.path()).unwrap());
-        }
-        out
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn program(rel: &str) -> PathBuf {
-    artifact(rel)
-}
-
-/// `(name, contents)` pairs as the map [`TempDir::files`] returns.
-fn file_map(files: &[(&str, &[u8])]) -> BTreeMap<String, Vec<u8>> {
-    files.iter().map(|(n, b)| (n.to_string(), b.to_vec())).collect()
-}
 
 /// Asserts the whole outcome, showing stdout and stderr as text on a mismatch.
 #[track_caller]

@@ -4,7 +4,8 @@
 //
 //   node report.mjs REPORT.html SCREENSHOT.png
 //
-// Printed: console errors and page errors; the time from navigation to the end of drawing;
+// Printed: console errors and page errors; the document's title once drawn; the time from
+// navigation to the end of drawing;
 // per tile canvas, how many pixels differ from the tile background; the hottest-bytes and
 // function tables as text; the tooltip text after hovering the hottest byte, and the
 // tooltip's state when the pointer has left.
@@ -31,6 +32,7 @@ try {
   await page.goto(pathToFileURL(report).href, { waitUntil: "load" });
   await page.waitForSelector("#tiles canvas");
   out.load_and_draw_ms = Date.now() - t0;
+  out.title = await page.title();
   out.requests = requests;
 
   out.tiles = await page.$$eval("#tiles canvas", cs => cs.map(c => {

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod content;
+pub mod programs;
 pub mod wasmtime_wasi;
 
 /// Byte offsets of the instructions of defined function `index`, read with wasmparser (not
