@@ -117,9 +117,11 @@ fn check(name: &str, target: &str, input: &str) -> Vec<String> {
         assert!(u(&time[1]["line"]) > 0, "{name}: {}", time[1]);
     }
 
-    let name_of = |i: &Value| d["names"][u(i).to_string()].as_str().unwrap().to_owned();
-    let innermost =
-        |stack: &Value| name_of(d["stacks"][u(stack) as usize].as_array().unwrap().last().unwrap());
+    // The innermost frame of a call-tree node is its own function (an index into `functions`).
+    let innermost = |node: &Value| {
+        let f = &d["call_tree"][u(node) as usize]["function"];
+        d["functions"][u(f) as usize]["name"].as_str().unwrap().to_owned()
+    };
 
     // The hottest bytes: header plus one row per byte, address in hex, exact tallies, writer.
     let rows = seen["hottest"].as_array().unwrap();
@@ -134,7 +136,7 @@ fn check(name: &str, target: &str, input: &str) -> Vec<String> {
         assert_eq!(r[3], thousands(u(&h["loops"])));
         assert_eq!(r[4], thousands(u(&h["calls"])));
         assert_eq!(r[5], thousands(u(&h["accesses"])));
-        assert_eq!(r[6], innermost(&h["stack"]));
+        assert_eq!(r[6], innermost(&h["node"]));
     }
 
     // Functions: every function that ran, most self instructions first (the default sort).
@@ -170,7 +172,7 @@ fn check(name: &str, target: &str, input: &str) -> Vec<String> {
         thousands(u(&h["accesses"]))
     );
     assert!(text.contains(&tallies), "{text}\nexpected {tallies}");
-    assert!(text.contains(&format!("written by {}", innermost(&h["stack"]))), "{text}");
+    assert!(text.contains(&format!("written by {}", innermost(&h["node"]))), "{text}");
     assert_eq!(seen["tooltip_after_leaving"], "none");
 
     assert!(shot.exists());

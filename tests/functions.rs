@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use qip_memory::profile::functions::FunctionRecorder;
+use qip_memory::profile::calltree::CallTreeRecorder;
 use qip_memory::profile::names::{FunctionNames, NameSource};
 use qip_memory::wasm::{ExecError, Limits, Module, Observer, Store, Value};
 
@@ -66,10 +66,10 @@ fn enter_and_leave_carry_the_function_and_the_exact_count() {
 
 #[test]
 fn costs_per_function() {
-    let mut rec = FunctionRecorder::new();
+    let mut rec = CallTreeRecorder::new();
     let (r, total) = run(TWO_CALLS, "main", &[], &mut rec);
     r.unwrap();
-    let costs = rec.finish(total);
+    let costs = rec.finish(total).function_costs();
     let leaf = &costs[0];
     assert_eq!(
         (leaf.entries, leaf.self_instructions, leaf.loads, leaf.stores, leaf.bytes_read, leaf.bytes_written),
@@ -93,11 +93,11 @@ fn a_trap_leaves_the_rest_to_the_trapping_function() {
     let wat = r#"(module (memory 1)
       (func $deep (result i32) (i32.load (i32.const 70000)))
       (func (export "main") (drop (call $deep))))"#;
-    let mut rec = FunctionRecorder::new();
+    let mut rec = CallTreeRecorder::new();
     let (r, total) = run(wat, "main", &[], &mut rec);
     assert!(matches!(r, Err(ExecError::Trap(_))));
     assert_eq!(total, 3);
-    let costs = rec.finish(total);
+    let costs = rec.finish(total).function_costs();
     assert_eq!((costs[0].self_instructions, costs[1].self_instructions), (2, 1));
     // The load trapped before it read anything.
     assert_eq!(costs[0].loads, 0);
@@ -117,10 +117,10 @@ fn recursion_and_copies() {
       (func (export "main")
         (memory.copy (i32.const 0) (i32.const 100) (i32.const 10))
         (drop (call $f (i32.const 3)))))"#;
-    let mut rec = FunctionRecorder::new();
+    let mut rec = CallTreeRecorder::new();
     let (r, total) = run(wat, "main", &[], &mut rec);
     r.unwrap();
-    let costs = rec.finish(total);
+    let costs = rec.finish(total).function_costs();
     assert_eq!(costs[0].entries, 4);
     assert_eq!(costs[1].entries, 1);
     assert_eq!(

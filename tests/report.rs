@@ -75,6 +75,20 @@ fn u(v: &Value) -> u64 {
     v.as_u64().unwrap_or_else(|| panic!("not a number: {v}"))
 }
 
+/// The function names on the path of call-tree node `n` of data object `d`, outermost first
+/// (`parent` links up to a root; `function` indexes `functions`).
+fn path(d: &Value, n: u64) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut at = Value::from(n);
+    while let Some(i) = at.as_u64() {
+        let node = &d["call_tree"][i as usize];
+        out.push(d["functions"][u(&node["function"]) as usize]["name"].as_str().unwrap().to_owned());
+        at = node["parent"].clone();
+    }
+    out.reverse();
+    out
+}
+
 /// A run-length encoded column `[value, count, …]` of the data object, expanded.
 fn unrun(column: &Value) -> Vec<Value> {
     let c = column.as_array().unwrap();
@@ -88,18 +102,13 @@ fn attribution_counted_by_hand() {
     let r = report(&request(&module, Some(b"abc"), &[]), SLOT, opts(1000)).unwrap();
     assert_eq!(r.counters.instructions, 70);
     let d = r.data();
-    let name_of = |i: &Value| d["names"][u(i).to_string()].as_str().unwrap().to_owned();
-    let stack = |id: &Value| -> Vec<String> {
-        d["stacks"][u(id) as usize].as_array().unwrap().iter().map(name_of).collect()
-    };
+    let stack = |id: &Value| -> Vec<String> { path(&d, u(id)) };
     // The hottest bytes, with the stack of the write that gave them their work.
     let hot: Vec<(u64, u64, u64, u64, Vec<String>)> = d["hottest"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|h| {
-            (u(&h["address"]), u(&h["instructions"]), u(&h["loops"]), u(&h["calls"]), stack(&h["stack"]))
-        })
+        .map(|h| (u(&h["address"]), u(&h["instructions"]), u(&h["loops"]), u(&h["calls"]), stack(&h["node"])))
         .collect();
     let render = || vec!["render".to_owned()];
     assert_eq!(
@@ -121,7 +130,7 @@ fn attribution_counted_by_hand() {
                 f.name.clone(),
                 f.costs.entries,
                 f.costs.self_instructions,
-                f.write_work,
+                f.self_costs.write_instructions,
                 f.costs.stores,
                 f.costs.bytes_written,
             )
@@ -323,9 +332,8 @@ fn compare_with_the_other_tools(target: &str, input: &str) -> usize {
     assert_eq!(fns.iter().map(|f| u(&f["self_instructions"])).sum::<u64>(), pw.counters.instructions);
     assert_eq!(fns.iter().map(|f| u(&f["write_instructions"])).sum::<u64>(), th.totals.0);
     for h in d["hottest"].as_array().unwrap() {
-        let s = &d["stacks"][u(&h["stack"]) as usize];
-        let inner = u(s.as_array().unwrap().last().unwrap());
-        assert!(fns.iter().any(|f| u(&f["index"]) == inner));
+        let node = &d["call_tree"][u(&h["node"]) as usize];
+        assert!(u(&node["function"]) < fns.len() as u64);
     }
     // The time axis: per page, read and write events over the bins add up to the page
     // table's reads and writes; every touched page has a row.

@@ -30,6 +30,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::pages::{PAGE_SIZE, Range};
+use crate::profile::calltree::CallTreeRecorder;
 use crate::wasm::Observer;
 
 /// One slot's writers: per byte, `(stack id + 1, the work of its write)` (see `writers`).
@@ -116,27 +117,17 @@ impl Tile {
     }
 }
 
-/// The stack id of a write recorded without attribution, and of a byte no write gave work.
-pub const NO_STACK: u32 = u32::MAX;
-/// Most frames kept of a writer's call stack (the innermost ones).
-pub const MAX_FRAMES: usize = 8;
+/// The node id of a write recorded without attribution, and of a byte no write gave work.
+pub const NO_STACK: u32 = crate::profile::calltree::NO_NODE;
 
-/// Who did the writes (docs/report.md, "Attribution"): the shadow call stack of the run, the
-/// distinct stacks seen at attributing writes, and per tile byte the write that gave it the
-/// most instructions.
+/// Who did the writes (docs/report.md, "Attribution"): the calling-context tree of the run
+/// (whose current node names the writer of every attributing write) and per tile byte the
+/// write that gave it the most instructions.
 #[derive(Debug, Default)]
 struct Attribution {
-    /// Function indices, innermost last.
-    calls: Vec<u32>,
-    /// Parallel to `calls`, one longer (entry 0: no frames): the interned id of the innermost
-    /// [`MAX_FRAMES`] frames up to that depth, or [`NO_STACK`] while not looked up. A
-    /// function's id survives its calls, so a write after a return costs no lookup.
-    depth_ids: Vec<u32>,
-    ids: alloc::collections::BTreeMap<Vec<u32>, u32>,
-    stacks: Vec<Vec<u32>>,
-    /// Per function index: instructions attributed to its writes that landed on a tile.
-    work: Vec<u64>,
-    /// Per slot, parallel to the recorder's `slots`: per byte (stack id + 1, its write's work),
+    /// The run's calling-context tree, fed every event the recorder sees.
+    tree: CallTreeRecorder,
+    /// Per slot, parallel to the recorder's `slots`: per byte (node id + 1, its write's work),
     /// all zeros while no write gave the byte work (so that a fresh buffer is the allocator's
     /// zeroed memory, whose pages the system maps only when written). One write's work is
     /// below the largest budget (10⁹), so it fits a `u32`; past that it saturates.
@@ -144,41 +135,17 @@ struct Attribution {
 }
 
 impl Attribution {
-    fn stack_id(&mut self) -> u32 {
-        let top = self.depth_ids.last_mut().expect("entry 0 is never popped");
-        if *top != NO_STACK {
-            return *top;
-        }
-        let frames = &self.calls[self.calls.len().saturating_sub(MAX_FRAMES)..];
-        let id = match self.ids.get(frames) {
-            Some(&id) => id,
-            None => {
-                let id = self.stacks.len() as u32;
-                self.stacks.push(frames.to_vec());
-                self.ids.insert(frames.to_vec(), id);
-                id
-            }
-        };
-        *self.depth_ids.last_mut().expect("entry 0 is never popped") = id;
-        id
-    }
-
-    /// Credits `work` instructions of the write with stack `stack` to byte `b` of slot `slot`.
-    fn credit(&mut self, slot: usize, b: usize, stack: u32, work: u64) {
-        if let Some(&func) = self.stacks.get(stack as usize).and_then(|s| s.last()) {
-            let f = func as usize;
-            if f >= self.work.len() {
-                self.work.resize(f + 1, 0);
-            }
-            self.work[f] += work;
-        }
+    /// Credits `work` instructions of the write made in node `node` to byte `b` of slot
+    /// `slot`.
+    fn credit(&mut self, slot: usize, b: usize, node: u32, work: u64) {
+        self.tree.credit_write(node, work);
         if slot >= self.writers.len() {
             self.writers.resize_with(slot + 1, || None);
         }
         let w = self.writers[slot].get_or_insert_with(|| vec![(0, 0); TILE_BYTES].into_boxed_slice());
         let work = work.min(u32::MAX as u64) as u32;
         if work > w[b].1 {
-            w[b] = (stack.wrapping_add(1), work);
+            w[b] = (node.wrapping_add(1), work);
         }
     }
 }
@@ -186,14 +153,13 @@ impl Attribution {
 /// What [`ThermalRecorder::with_attribution`] adds to a [`HeatMap`].
 #[derive(Debug, Clone, Default)]
 pub struct Writers {
-    /// The distinct call stacks of attributing writes, outermost first, at most
-    /// [`MAX_FRAMES`] innermost frames each; function indices of the module.
-    pub stacks: Vec<Vec<u32>>,
-    /// Per function index: instructions attributed (docs/heat-map.md, "Channels") to its writes
-    /// that landed on a tile. Their sum is [`HeatMap::totals`]'s instructions.
-    pub function_work: Vec<u64>,
-    /// Per tile, parallel to [`HeatMap::tiles`]: per byte, the stack id (into `stacks`) of the
-    /// write that gave the byte the most instructions (the first of equals), or [`NO_STACK`].
+    /// The calling-context tree of the run, still recording: finish it with the run's final
+    /// instruction count ([`CallTreeRecorder::finish`]). Each node's
+    /// [`Costs::write_instructions`](crate::profile::calltree::Costs::write_instructions) is the
+    /// work its writes gave to tile bytes; their sum is [`HeatMap::totals`]'s instructions.
+    pub tree: CallTreeRecorder,
+    /// Per tile, parallel to [`HeatMap::tiles`]: per byte, the node (of `tree`) of the write
+    /// that gave the byte the most instructions (the first of equals), or [`NO_STACK`].
     pub tiles: Vec<Box<[u32]>>,
 }
 
@@ -296,7 +262,7 @@ impl ThermalRecorder {
             last,
             pending,
             overflowed,
-            attribution: Some(Box::new(Attribution { depth_ids: vec![NO_STACK], ..Attribution::default() })),
+            attribution: Some(Box::new(Attribution::default())),
         }
     }
 }
@@ -405,12 +371,11 @@ impl<const ATTRIBUTE: bool> ThermalRecorder<ATTRIBUTE> {
         }
     }
 
-    /// The interned call stack of the running code, or [`NO_STACK`] without attribution
-    /// (looked up only for writes that may receive work: most writes land in the stack).
+    /// The calling-context node of the running code, or [`NO_STACK`] without attribution.
     #[inline]
     fn stack_id(&mut self) -> u32 {
         match self.attribution() {
-            Some(a) => a.stack_id(),
+            Some(a) => a.tree.current(),
             None => NO_STACK,
         }
     }
@@ -510,58 +475,78 @@ impl<const ATTRIBUTE: bool> ThermalRecorder<ATTRIBUTE> {
                 .tiles
                 .iter()
                 .map(|&(_, slot)| match a.writers.get_mut(slot as usize).and_then(Option::take) {
-                    // Stack id + 1 back to the stack id; 0 (no write) to `NO_STACK`.
+                    // Node id + 1 back to the node id; 0 (no write) to `NO_STACK`.
                     Some(w) => w.iter().map(|&(s, _)| s.wrapping_sub(1)).collect(),
                     None => vec![NO_STACK; TILE_BYTES].into_boxed_slice(),
                 })
                 .collect();
-            Writers { stacks: a.stacks, function_work: a.work, tiles }
+            Writers { tree: a.tree, tiles }
         });
         Finish::Done(HeatMap { tiles, writers })
     }
 }
 
+/// With attribution, every event also goes to the calling-context tree (its node is the
+/// writer of the writes that follow), before the recorder's own handling.
 impl<const ATTRIBUTE: bool> Observer for ThermalRecorder<ATTRIBUTE> {
     #[inline]
-    fn load(&mut self, addr: u64, len: u32, _: u64) {
+    fn load(&mut self, addr: u64, len: u32, instructions: u64) {
+        if let Some(a) = self.attribution() {
+            a.tree.load(addr, len, instructions);
+        }
         self.access(addr, len as u64);
     }
     #[inline]
     fn store(&mut self, addr: u64, len: u32, instructions: u64) {
+        if let Some(a) = self.attribution() {
+            a.tree.store(addr, len, instructions);
+        }
         self.write(addr, len as u64, instructions);
     }
     #[inline]
     fn copy(&mut self, dst: u64, src: u64, len: u64, instructions: u64) {
+        if let Some(a) = self.attribution() {
+            a.tree.copy(dst, src, len, instructions);
+        }
         self.access(src, len);
         self.write(dst, len, instructions);
     }
     #[inline]
     fn fill(&mut self, dst: u64, len: u64, instructions: u64) {
+        if let Some(a) = self.attribution() {
+            a.tree.fill(dst, len, instructions);
+        }
         self.write(dst, len, instructions);
     }
-    fn host_read(&mut self, addr: u64, len: u64, _: u64) {
+    fn host_read(&mut self, addr: u64, len: u64, instructions: u64) {
+        if let Some(a) = self.attribution() {
+            a.tree.host_read(addr, len, instructions);
+        }
         self.access(addr, len);
     }
     fn host_write(&mut self, addr: u64, len: u64, instructions: u64) {
+        if let Some(a) = self.attribution() {
+            a.tree.host_write(addr, len, instructions);
+        }
         self.write(addr, len, instructions);
     }
     #[inline]
-    fn call(&mut self, _: bool) {
+    fn call(&mut self, indirect: bool) {
+        if let Some(a) = self.attribution() {
+            a.tree.call(indirect);
+        }
         self.now.calls += 1;
     }
     #[inline]
-    fn enter(&mut self, func: u32, _: u64) {
+    fn enter(&mut self, func: u32, instructions: u64) {
         if let Some(a) = self.attribution() {
-            a.calls.push(func);
-            a.depth_ids.push(NO_STACK);
+            a.tree.enter(func, instructions);
         }
     }
     #[inline]
-    fn leave(&mut self, _: u64) {
-        if let Some(a) = self.attribution()
-            && a.calls.pop().is_some()
-        {
-            a.depth_ids.pop();
+    fn leave(&mut self, instructions: u64) {
+        if let Some(a) = self.attribution() {
+            a.tree.leave(instructions);
         }
     }
     #[inline]

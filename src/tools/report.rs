@@ -16,7 +16,8 @@ use serde_json::{Map, Value, json};
 use super::page_writes::clamp_budget;
 use super::{Rejection, Request};
 use crate::image::view;
-use crate::profile::functions::{FunctionCosts, FunctionRecorder};
+use crate::profile::calltree::{CallTree, Costs};
+use crate::profile::functions::FunctionCosts;
 use crate::profile::names::FunctionNames;
 use crate::profile::pages::{PAGE_SIZE, PageRecorder, PageTable, Regions};
 use crate::profile::thermal::{Finish, HeatMap, Hot, NO_STACK, StackRange, ThermalRecorder, Tile};
@@ -37,18 +38,20 @@ pub struct Options {
     pub first_page: u32,
 }
 
-/// One function's row: its name and costs, and the instructions its writes received.
+/// One function's row: its name and costs, self and inclusive.
 #[derive(Debug, Clone)]
 pub struct FunctionRow {
     /// Index in the module's function index space.
     pub index: u32,
     /// Its name for people ([`FunctionNames`]).
     pub name: String,
-    /// What it did.
+    /// What it did itself, with its pages.
     pub costs: FunctionCosts,
-    /// Instructions attributed to its writes on the tiles (the heat-map rule: README, heat map
-    /// "Channels"; docs/report.md, "Attribution").
-    pub write_work: u64,
+    /// What it did itself, as the call tree counts it; `write_instructions` is the work its
+    /// writes received on the tiles (the heat-map rule: docs/report.md, "Attribution").
+    pub self_costs: Costs,
+    /// What it and its callees did (each path counted once, docs/report.md, "Call tree").
+    pub total: Costs,
 }
 
 /// A finished report.
@@ -78,6 +81,8 @@ pub struct Report {
     pub times: Times,
     /// The finished run (how it ended, its layout).
     pub finished: Finished,
+    /// The calling-context tree of the run (docs/report.md, "Call tree").
+    pub tree: CallTree,
 }
 
 /// What the report is about: the target's name and its input, for the title and the
@@ -148,13 +153,10 @@ pub struct ModuleFacts {
 }
 
 /// The recorders of one report run.
-type Recorders = (ThermalRecorder<true>, (PageRecorder, (FunctionRecorder, Timeline)));
+type Recorders = (ThermalRecorder<true>, (PageRecorder, Timeline));
 
 fn recorders(first_page: u32, stack: StackRange) -> Recorders {
-    (
-        ThermalRecorder::new(first_page, stack).with_attribution(),
-        (PageRecorder::new(), (FunctionRecorder::new(), Timeline::new())),
-    )
+    (ThermalRecorder::new(first_page, stack).with_attribution(), (PageRecorder::new(), Timeline::new()))
 }
 
 /// Parses the request (`content_type` is the 70-byte multipart slot as the host left it), runs
@@ -182,7 +184,7 @@ pub fn report_of(run: &mut Run<'_>, options: Options) -> Result<Report, Failure>
     let mut rec = recorders(options.first_page, StackRange::default());
     let mut finished = run.execute(&mut rec)?;
     let mut runs = 1;
-    let (thermal, (mut pages, (mut functions, mut timeline))) = rec;
+    let (thermal, (mut pages, mut timeline)) = rec;
     let heat_map = match thermal.finish() {
         Finish::Done(h) => h,
         Finish::Rerun(range) => {
@@ -190,7 +192,7 @@ pub fn report_of(run: &mut Run<'_>, options: Options) -> Result<Report, Failure>
             finished = run.execute(&mut second)?;
             runs = 2;
             let (thermal, rest) = second;
-            (pages, (functions, timeline)) = rest;
+            (pages, timeline) = rest;
             match thermal.finish() {
                 Finish::Done(h) => h,
                 Finish::Rerun(_) => unreachable!("a known stack range never defers a write"),
@@ -203,18 +205,22 @@ pub fn report_of(run: &mut Run<'_>, options: Options) -> Result<Report, Failure>
     let regions = finished.layout.regions(pages.lowest_stack_pointer(), finished.memory_bytes);
     let table = PageTable::new(&pages, &regions);
     let names = FunctionNames::read(run.module());
-    let costs = functions.finish(finished.counters.instructions);
-    let times = timeline.finish(finished.counters.instructions);
-    let work = heat_map.writers.as_ref().map(|w| w.function_work.as_slice()).unwrap_or(&[]);
-    let mut rows: Vec<FunctionRow> = costs
+    let instructions = finished.counters.instructions;
+    let times = timeline.finish(instructions);
+    let tree = heat_map.writers.as_ref().map(|w| w.tree.clone().finish(instructions)).unwrap_or_default();
+    let per_function = tree.functions();
+    let mut rows: Vec<FunctionRow> = tree
+        .function_costs()
         .into_iter()
+        .zip(per_function)
         .enumerate()
-        .filter(|(_, c)| c.entries > 0)
-        .map(|(i, costs)| FunctionRow {
+        .filter(|(_, (c, _))| c.entries > 0)
+        .map(|(i, (costs, (_, self_costs, total)))| FunctionRow {
             index: i as u32,
             name: names.get(i as u32),
-            write_work: work.get(i).copied().unwrap_or(0),
             costs,
+            self_costs,
+            total,
         })
         .collect();
     crate::order::sort_by(&mut rows, |a, b| {
@@ -234,6 +240,7 @@ pub fn report_of(run: &mut Run<'_>, options: Options) -> Result<Report, Failure>
         runs,
         times,
         finished,
+        tree,
     })
 }
 
@@ -288,13 +295,10 @@ impl Report {
         self.heat_map.hottest(HOTTEST)
     }
 
-    /// The call stack (outermost first) of a stack id from [`Hot::writer`]; empty for
-    /// [`NO_STACK`].
-    pub fn stack(&self, id: u32) -> &[u32] {
-        match &self.heat_map.writers {
-            Some(w) if id != NO_STACK => w.stacks.get(id as usize).map_or(&[], Vec::as_slice),
-            _ => &[],
-        }
+    /// The call stack (function indices, outermost first) of a node from [`Hot::writer`];
+    /// empty for [`NO_STACK`].
+    pub fn stack(&self, node: u32) -> Vec<u32> {
+        self.tree.path(node)
     }
 
     /// The data object of docs/report.md, as a JSON value.
@@ -324,26 +328,28 @@ impl Report {
                 })
             })
             .collect();
-        let writers = self.heat_map.writers.as_ref();
         let functions: Vec<Value> = self
             .functions
             .iter()
             .map(|f| {
-                json!({
-                    "index": f.index,
-                    "name": f.name,
-                    "entries": f.costs.entries,
-                    "self_instructions": f.costs.self_instructions,
-                    "write_instructions": f.write_work,
-                    "loads": f.costs.loads,
-                    "stores": f.costs.stores,
-                    "bytes_read": f.costs.bytes_read,
-                    "bytes_written": f.costs.bytes_written,
-                    "pages_touched": f.costs.pages_touched(),
-                })
+                let mut row = Map::new();
+                row.insert("index".into(), f.index.into());
+                row.insert("name".into(), f.name.as_str().into());
+                row.insert("entries".into(), f.costs.entries.into());
+                row.insert("self_instructions".into(), f.costs.self_instructions.into());
+                row.insert("write_instructions".into(), f.self_costs.write_instructions.into());
+                row.insert("loads".into(), f.costs.loads.into());
+                row.insert("stores".into(), f.costs.stores.into());
+                row.insert("bytes_read".into(), f.costs.bytes_read.into());
+                row.insert("bytes_written".into(), f.costs.bytes_written.into());
+                row.insert("pages_touched".into(), f.costs.pages_touched().into());
+                row.insert("calls_self".into(), f.self_costs.calls.into());
+                for (k, v) in metrics(&f.total) {
+                    row.insert(alloc::format!("{k}_total"), v.into());
+                }
+                Value::Object(row)
             })
             .collect();
-        let stacks: Vec<Value> = writers.map_or(Vec::new(), |w| w.stacks.iter().map(|s| json!(s)).collect());
         let hottest: Vec<Value> = self
             .hottest()
             .iter()
@@ -354,19 +360,13 @@ impl Report {
                     "loops": h.loops,
                     "calls": h.calls,
                     "accesses": h.accesses,
-                    "stack": if h.writer == NO_STACK { Value::Null } else { h.writer.into() },
+                    "node": if h.writer == NO_STACK { Value::Null } else { h.writer.into() },
                 })
             })
             .collect();
         let mut names = Map::new();
-        let mut listed: Vec<u32> = self.functions.iter().map(|f| f.index).collect();
-        if let Some(w) = writers {
-            listed.extend(w.stacks.iter().flatten());
-        }
-        crate::order::sort(&mut listed);
-        listed.dedup();
-        for i in listed {
-            names.insert(format!("{i}"), self.names.get(i).into());
+        for f in &self.functions {
+            names.insert(format!("{}", f.index), f.name.as_str().into());
         }
         let (ti, tl, tc) = self.heat_map.totals();
         let mut counters = Map::new();
@@ -376,7 +376,7 @@ impl Report {
         let m = &self.module;
         let r = &self.regions;
         let data = json!({
-            "version": 2,
+            "version": 3,
             "budget": self.budget,
             "target": { "name": self.subject.name, "input": self.subject.input },
             "runs": self.runs,
@@ -402,7 +402,6 @@ impl Report {
             "pages": pages,
             "totals": { "instructions": ti, "loops": tl, "calls": tc },
             "hottest": hottest,
-            "stacks": stacks,
             "functions": functions,
             "names": names,
         });
@@ -449,9 +448,67 @@ impl Serialize for Data<'_> {
         for (k, v) in &self.rest {
             map.serialize_entry(k, v)?;
         }
+        map.serialize_entry("call_tree", &TreeData(self.report))?;
         map.serialize_entry("time", &TimeData(&self.report.times))?;
         map.serialize_entry("tiles", &TilesData(self.report))?;
         map.end()
+    }
+}
+
+/// The measures of [`Costs`] by their names in the data object, in its order.
+fn metrics(c: &Costs) -> [(&'static str, u64); 7] {
+    [
+        ("instructions", c.instructions),
+        ("loads", c.loads),
+        ("stores", c.stores),
+        ("bytes_read", c.bytes_read),
+        ("bytes_written", c.bytes_written),
+        ("calls", c.calls),
+        ("write_instructions", c.write_instructions),
+    ]
+}
+
+/// `call_tree`: the calling-context tree's nodes in their order (a parent before its
+/// children), each with `parent` (a node index, null for a root), `function` (an index into
+/// `functions`), `entries`, `merged`, and every measure of [`metrics`] as `NAME_self` and
+/// `NAME_total` (docs/report.md, "Call tree").
+struct TreeData<'a>(&'a Report);
+
+impl Serialize for TreeData<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        /// One node, with its function's row.
+        struct NodeData<'a>(&'a crate::profile::calltree::Node, u32);
+        impl Serialize for NodeData<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let n = self.0;
+                let mut map = s.serialize_map(Some(18))?;
+                let parent = (n.parent != crate::profile::calltree::NO_NODE).then_some(n.parent);
+                map.serialize_entry("parent", &parent)?;
+                map.serialize_entry("function", &self.1)?;
+                map.serialize_entry("entries", &n.entries)?;
+                map.serialize_entry("merged", &n.merged)?;
+                for ((k, own), (_, all)) in metrics(&n.self_costs).into_iter().zip(metrics(&n.total)) {
+                    map.serialize_entry(&alloc::format!("{k}_self"), &own)?;
+                    map.serialize_entry(&alloc::format!("{k}_total"), &all)?;
+                }
+                map.end()
+            }
+        }
+        let r = self.0;
+        // Function index → row of `functions`.
+        let mut row = Vec::new();
+        for (i, f) in r.functions.iter().enumerate() {
+            let at = f.index as usize;
+            if row.len() <= at {
+                row.resize(at + 1, u32::MAX);
+            }
+            row[at] = i as u32;
+        }
+        let mut seq = s.serialize_seq(Some(r.tree.nodes.len()))?;
+        for n in &r.tree.nodes {
+            seq.serialize_element(&NodeData(n, row.get(n.function as usize).copied().unwrap_or(u32::MAX)))?;
+        }
+        seq.end()
     }
 }
 
