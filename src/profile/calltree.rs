@@ -39,6 +39,8 @@ pub const MAX_NODES: usize = 1 << 16;
 
 /// No node (the parent of a root).
 pub const NO_NODE: u32 = u32::MAX;
+/// No instruction offset known.
+pub const NO_OFFSET: u32 = u32::MAX;
 
 /// What code did, in events and bytes; the same measures for a node's self and inclusive costs.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -82,6 +84,9 @@ pub struct Node {
     pub function: u32,
     /// Frames from the root, 1 for a root.
     pub depth: u32,
+    /// The module offset of the call instruction that first entered this path, or
+    /// [`NO_OFFSET`] for a root or when the run did not follow every op ([`Observer::step`]).
+    pub call_site: u32,
     /// Times this path was entered.
     pub entries: u64,
     /// Its own costs.
@@ -116,6 +121,8 @@ pub struct CallTreeRecorder {
     last: u64,
     /// Per function: the pages its code read or wrote (bit `p % 64` of word `p / 64`).
     pages: Vec<Vec<u64>>,
+    /// The module offset of the op executing now, when the run follows every op.
+    offset: u32,
 }
 
 impl Default for CallTreeRecorder {
@@ -134,6 +141,7 @@ impl CallTreeRecorder {
             top: NO_NODE,
             last: 0,
             pages: Vec::new(),
+            offset: NO_OFFSET,
         }
     }
 
@@ -141,6 +149,13 @@ impl CallTreeRecorder {
     #[inline]
     pub fn current(&self) -> u32 {
         self.top
+    }
+
+    /// The module offset of the op executing now ([`NO_OFFSET`] unless the run follows every
+    /// op).
+    #[inline]
+    pub fn offset(&self) -> u32 {
+        self.offset
     }
 
     /// Adds `work` instructions of a write under the heat-map rule to node `node`.
@@ -190,6 +205,7 @@ impl CallTreeRecorder {
                 parent,
                 function: func,
                 depth,
+                call_site: if parent == NO_NODE { NO_OFFSET } else { self.offset },
                 entries: 0,
                 self_costs: Costs::default(),
                 total: Costs::default(),
@@ -267,6 +283,13 @@ impl CallTreeRecorder {
 }
 
 impl Observer for CallTreeRecorder {
+    const STEPS: bool = true;
+
+    /// Remembers the op, for the call site of the next new node and the heat map's writer.
+    #[inline]
+    fn step(&mut self, offset: u32, _: u64) {
+        self.offset = offset;
+    }
     fn enter(&mut self, func: u32, instructions: u64) {
         self.switch(instructions);
         let node = self.child(self.top, func);

@@ -9,11 +9,13 @@
 //! * [`calltree`]: the calling-context tree: per call path and per function, self and
 //!   inclusive instructions, loads, stores, bytes, calls and the work its writes received.
 //! * [`functions`]: per function, self instructions, loads, stores, bytes and pages touched.
+//! * [`lines`]: source lines from DWARF line tables, and the costs of a run per line.
 //! * [`names`]: function names for people, from the `name` section or the exports.
 //! * [`timeline`]: when pages were touched, reads and writes over time, the stack over time.
 
 pub mod calltree;
 pub mod functions;
+pub mod lines;
 pub mod names;
 pub mod pages;
 pub mod thermal;

@@ -33,8 +33,12 @@ use super::pages::{PAGE_SIZE, Range};
 use crate::profile::calltree::CallTreeRecorder;
 use crate::wasm::Observer;
 
-/// One slot's writers: per byte, `(stack id + 1, the work of its write)` (see `writers`).
-type SlotWriters = Box<[(u32, u32)]>;
+/// One slot's writers: per byte, `(node id + 1, the work of its write, the module offset of
+/// the writing instruction or [`NO_OFFSET`])` (see `writers`).
+type SlotWriters = Box<[(u32, u32, u32)]>;
+
+/// The offset of a write whose instruction is not known (the run did not follow every op).
+pub const NO_OFFSET: u32 = crate::profile::calltree::NO_OFFSET;
 
 /// Most tiles in an image (docs/heat-map.md, "Tiles"; 32 · 256 = 8,192 rows, the KTX2 limit QIP
 /// uses).
@@ -86,8 +90,8 @@ struct Work {
 struct Pending {
     addr: u64,
     at: Work,
-    /// The writer's interned call stack ([`NO_STACK`] without attribution).
-    stack: u32,
+    /// The writer's node and instruction offset, for attribution ([`NO_STACK`] without).
+    stack: (u32, u32),
     /// `true`: attributes for sure; `false`: a stack write unless its address ends up below the
     /// final lowest stack pointer.
     decided: bool,
@@ -127,25 +131,25 @@ pub const NO_STACK: u32 = crate::profile::calltree::NO_NODE;
 struct Attribution {
     /// The run's calling-context tree, fed every event the recorder sees.
     tree: CallTreeRecorder,
-    /// Per slot, parallel to the recorder's `slots`: per byte (node id + 1, its write's work),
-    /// all zeros while no write gave the byte work (so that a fresh buffer is the allocator's
-    /// zeroed memory, whose pages the system maps only when written). One write's work is
-    /// below the largest budget (10⁹), so it fits a `u32`; past that it saturates.
+    /// Per slot, parallel to the recorder's `slots`: per byte (node id + 1, its write's work,
+    /// its offset), all zeros while no write gave the byte work (so that a fresh buffer is the
+    /// allocator's zeroed memory, whose pages the system maps only when written). One write's
+    /// work is below the largest budget (10⁹), so it fits a `u32`; past that it saturates.
     writers: Vec<Option<SlotWriters>>,
 }
 
 impl Attribution {
-    /// Credits `work` instructions of the write made in node `node` to byte `b` of slot
-    /// `slot`.
-    fn credit(&mut self, slot: usize, b: usize, node: u32, work: u64) {
+    /// Credits `work` instructions of the write made in node `node` by the instruction at
+    /// `offset` to byte `b` of slot `slot`.
+    fn credit(&mut self, slot: usize, b: usize, (node, offset): (u32, u32), work: u64) {
         self.tree.credit_write(node, work);
         if slot >= self.writers.len() {
             self.writers.resize_with(slot + 1, || None);
         }
-        let w = self.writers[slot].get_or_insert_with(|| vec![(0, 0); TILE_BYTES].into_boxed_slice());
+        let w = self.writers[slot].get_or_insert_with(|| vec![(0, 0, 0); TILE_BYTES].into_boxed_slice());
         let work = work.min(u32::MAX as u64) as u32;
         if work > w[b].1 {
-            w[b] = (node.wrapping_add(1), work);
+            w[b] = (node.wrapping_add(1), work, offset.wrapping_add(1));
         }
     }
 }
@@ -161,6 +165,9 @@ pub struct Writers {
     /// Per tile, parallel to [`HeatMap::tiles`]: per byte, the node (of `tree`) of the write
     /// that gave the byte the most instructions (the first of equals), or [`NO_STACK`].
     pub tiles: Vec<Box<[u32]>>,
+    /// Per tile, parallel to `tiles`: the module offset of that write's instruction, or
+    /// [`NO_OFFSET`] (known only when the run followed every op, for source lines).
+    pub offsets: Vec<Box<[u32]>>,
 }
 
 /// Page state: not touched yet.
@@ -371,12 +378,14 @@ impl<const ATTRIBUTE: bool> ThermalRecorder<ATTRIBUTE> {
         }
     }
 
-    /// The calling-context node of the running code, or [`NO_STACK`] without attribution.
+    /// The calling-context node of the running code and the offset of its current
+    /// instruction ([`NO_OFFSET`] unless the run follows every op), or [`NO_STACK`] without
+    /// attribution.
     #[inline]
-    fn stack_id(&mut self) -> u32 {
+    fn stack_id(&mut self) -> (u32, u32) {
         match self.attribution() {
-            Some(a) => a.tree.current(),
-            None => NO_STACK,
+            Some(a) => (a.tree.current(), a.tree.offset()),
+            None => (NO_STACK, NO_OFFSET),
         }
     }
 
@@ -423,7 +432,7 @@ impl<const ATTRIBUTE: bool> ThermalRecorder<ATTRIBUTE> {
 
     /// Adds the work since the last attributing write to the byte at `addr` (if it is on a
     /// tile) and starts a new tally. `stack`: the writer's stack id, for attribution.
-    fn attribute(&mut self, addr: u64, at: Work, stack: u32) {
+    fn attribute(&mut self, addr: u64, at: Work, stack: (u32, u32)) {
         let (i, l, c) = (
             at.instructions - self.last.instructions,
             at.loops - self.last.loops,
@@ -471,16 +480,22 @@ impl<const ATTRIBUTE: bool> ThermalRecorder<ATTRIBUTE> {
         let mut slots = core::mem::take(&mut self.slots);
         let tiles = self.tiles.iter().map(|&(page, slot)| (page, slots[slot as usize].take())).collect();
         let writers = self.attribution.take().map(|mut a| {
-            let tiles = self
-                .tiles
-                .iter()
-                .map(|&(_, slot)| match a.writers.get_mut(slot as usize).and_then(Option::take) {
-                    // Node id + 1 back to the node id; 0 (no write) to `NO_STACK`.
-                    Some(w) => w.iter().map(|&(s, _)| s.wrapping_sub(1)).collect(),
-                    None => vec![NO_STACK; TILE_BYTES].into_boxed_slice(),
-                })
-                .collect();
-            Writers { tree: a.tree, tiles }
+            let (mut tiles, mut offsets) = (Vec::new(), Vec::new());
+            for &(_, slot) in &self.tiles {
+                match a.writers.get_mut(slot as usize).and_then(Option::take) {
+                    // Node id + 1 back to the node id, offset + 1 to the offset; 0 (no write)
+                    // to `NO_STACK` and `NO_OFFSET`.
+                    Some(w) => {
+                        tiles.push(w.iter().map(|&(s, _, _)| s.wrapping_sub(1)).collect());
+                        offsets.push(w.iter().map(|&(_, _, o)| o.wrapping_sub(1)).collect());
+                    }
+                    None => {
+                        tiles.push(vec![NO_STACK; TILE_BYTES].into_boxed_slice());
+                        offsets.push(vec![NO_OFFSET; TILE_BYTES].into_boxed_slice());
+                    }
+                }
+            }
+            Writers { tree: a.tree, tiles, offsets }
         });
         Finish::Done(HeatMap { tiles, writers })
     }
@@ -489,6 +504,14 @@ impl<const ATTRIBUTE: bool> ThermalRecorder<ATTRIBUTE> {
 /// With attribution, every event also goes to the calling-context tree (its node is the
 /// writer of the writes that follow), before the recorder's own handling.
 impl<const ATTRIBUTE: bool> Observer for ThermalRecorder<ATTRIBUTE> {
+    const STEPS: bool = ATTRIBUTE;
+
+    #[inline]
+    fn step(&mut self, offset: u32, instructions: u64) {
+        if let Some(a) = self.attribution() {
+            a.tree.step(offset, instructions);
+        }
+    }
     #[inline]
     fn load(&mut self, addr: u64, len: u32, instructions: u64) {
         if let Some(a) = self.attribution() {
@@ -598,8 +621,8 @@ pub struct Hot {
     pub calls: u32,
     /// Render accesses that touched it.
     pub accesses: u32,
-    /// The stack id ([`Writers::stacks`]) of the write that gave it the most instructions;
-    /// [`NO_STACK`] without attribution.
+    /// The calling-context node ([`Writers::tree`]) of the write that gave it the most
+    /// instructions; [`NO_STACK`] without attribution.
     pub writer: u32,
 }
 

@@ -18,6 +18,7 @@ use super::{Rejection, Request};
 use crate::image::view;
 use crate::profile::calltree::{CallTree, Costs};
 use crate::profile::functions::FunctionCosts;
+use crate::profile::lines::{LineCosts, LineRecorder, LineTable, SourceLine};
 use crate::profile::names::FunctionNames;
 use crate::profile::pages::{PAGE_SIZE, PageRecorder, PageTable, Regions};
 use crate::profile::thermal::{Finish, HeatMap, Hot, NO_STACK, StackRange, ThermalRecorder, Tile};
@@ -83,6 +84,19 @@ pub struct Report {
     pub finished: Finished,
     /// The calling-context tree of the run (docs/report.md, "Call tree").
     pub tree: CallTree,
+    /// Source lines, when the module has DWARF line tables (docs/report.md, "Source lines").
+    pub source: Option<Source>,
+}
+
+/// What the report knows of the target's source: its line table and the run's costs per line.
+#[derive(Debug)]
+pub struct Source {
+    /// The module's line table.
+    pub table: LineTable,
+    /// The lines that ran, in source order, with their costs.
+    pub lines: Vec<(SourceLine, LineCosts)>,
+    /// The costs of code without a line (line 0, or outside every sequence).
+    pub unlined: LineCosts,
 }
 
 /// What the report is about: the target's name and its input, for the title and the
@@ -153,10 +167,19 @@ pub struct ModuleFacts {
 }
 
 /// The recorders of one report run.
-type Recorders = (ThermalRecorder<true>, (PageRecorder, Timeline));
+type Recorders = (ThermalRecorder<true>, (PageRecorder, (Timeline, LineRecorder)));
 
-fn recorders(first_page: u32, stack: StackRange) -> Recorders {
-    (ThermalRecorder::new(first_page, stack).with_attribution(), (PageRecorder::new(), Timeline::new()))
+fn recorders(first_page: u32, stack: StackRange, lines: Option<&LineTable>) -> Recorders {
+    (
+        ThermalRecorder::new(first_page, stack).with_attribution(),
+        (PageRecorder::new(), (Timeline::new(), LineRecorder::new(lines))),
+    )
+}
+
+/// The module's line table: read by the builds with `std` (the CLI, the component-model
+/// builds); the Content component leaves DWARF reading out for its size (docs/components.md).
+fn line_table(module: &[u8]) -> Option<LineTable> {
+    if cfg!(feature = "std") { LineTable::read(module) } else { None }
 }
 
 /// Parses the request (`content_type` is the 70-byte multipart slot as the host left it), runs
@@ -181,18 +204,19 @@ pub fn report(request: &[u8], content_type: &[u8], options: Options) -> Result<R
 /// `first_page` was read or written (there would be no heat map).
 pub fn report_of(run: &mut Run<'_>, options: Options) -> Result<Report, Failure> {
     let subject = subject(run);
-    let mut rec = recorders(options.first_page, StackRange::default());
+    let line_table = line_table(run.module());
+    let mut rec = recorders(options.first_page, StackRange::default(), line_table.as_ref());
     let mut finished = run.execute(&mut rec)?;
     let mut runs = 1;
-    let (thermal, (mut pages, mut timeline)) = rec;
+    let (thermal, (mut pages, (mut timeline, mut lines))) = rec;
     let heat_map = match thermal.finish() {
         Finish::Done(h) => h,
         Finish::Rerun(range) => {
-            let mut second = recorders(options.first_page, StackRange::Known(range));
+            let mut second = recorders(options.first_page, StackRange::Known(range), line_table.as_ref());
             finished = run.execute(&mut second)?;
             runs = 2;
             let (thermal, rest) = second;
-            (pages, timeline) = rest;
+            (pages, (timeline, lines)) = rest;
             match thermal.finish() {
                 Finish::Done(h) => h,
                 Finish::Rerun(_) => unreachable!("a known stack range never defers a write"),
@@ -207,6 +231,8 @@ pub fn report_of(run: &mut Run<'_>, options: Options) -> Result<Report, Failure>
     let names = FunctionNames::read(run.module());
     let instructions = finished.counters.instructions;
     let times = timeline.finish(instructions);
+    let (line_costs, unlined) = lines.finish(instructions);
+    let source = line_table.map(|table| Source { lines: line_costs, unlined, table });
     let tree = heat_map.writers.as_ref().map(|w| w.tree.clone().finish(instructions)).unwrap_or_default();
     let per_function = tree.functions();
     let mut rows: Vec<FunctionRow> = tree
@@ -241,6 +267,7 @@ pub fn report_of(run: &mut Run<'_>, options: Options) -> Result<Report, Failure>
         times,
         finished,
         tree,
+        source,
     })
 }
 
@@ -295,6 +322,55 @@ impl Report {
         self.heat_map.hottest(HOTTEST)
     }
 
+    /// `file:line` of the instruction at module offset `offset`, or null (no line tables, no
+    /// line there, or no offset known).
+    fn line_at(&self, offset: Option<u32>) -> Value {
+        match (&self.source, offset) {
+            (Some(s), Some(o)) => s.table.lookup(o).map_or(Value::Null, |l| s.table.describe(l).into()),
+            _ => Value::Null,
+        }
+    }
+
+    /// The module offset of the instruction whose write gave the byte at `addr` its most work,
+    /// when the run followed every op.
+    pub fn write_offset(&self, addr: u64) -> Option<u32> {
+        let w = self.heat_map.writers.as_ref()?;
+        let t = self.heat_map.tiles.iter().position(|(p, _)| *p == addr / PAGE_SIZE)?;
+        let o = *w.offsets.get(t)?.get((addr % PAGE_SIZE) as usize)?;
+        (o != crate::profile::thermal::NO_OFFSET).then_some(o)
+    }
+
+    /// The module offset of the first instruction of function `index` (its first line).
+    fn module_code_offset(&self, index: u32) -> Option<u32> {
+        self.finished.module.code_offset(index)
+    }
+
+    /// The `lines` entry of the data object: the source files and the run's costs per line, or
+    /// null without line tables.
+    fn lines_data(&self) -> Value {
+        let Some(s) = &self.source else { return Value::Null };
+        let cost = |c: &LineCosts| {
+            json!({
+                "instructions": c.instructions,
+                "loads": c.loads,
+                "stores": c.stores,
+                "bytes_read": c.bytes_read,
+                "bytes_written": c.bytes_written,
+            })
+        };
+        let rows: Vec<Value> = s
+            .lines
+            .iter()
+            .map(|(l, c)| {
+                let mut row = cost(c);
+                row["file"] = l.file.into();
+                row["line"] = l.line.into();
+                row
+            })
+            .collect();
+        json!({ "files": s.table.files, "rows": rows, "unlined": cost(&s.unlined) })
+    }
+
     /// The call stack (function indices, outermost first) of a node from [`Hot::writer`];
     /// empty for [`NO_STACK`].
     pub fn stack(&self, node: u32) -> Vec<u32> {
@@ -344,6 +420,7 @@ impl Report {
                 row.insert("bytes_written".into(), f.costs.bytes_written.into());
                 row.insert("pages_touched".into(), f.costs.pages_touched().into());
                 row.insert("calls_self".into(), f.self_costs.calls.into());
+                row.insert("line".into(), self.line_at(self.module_code_offset(f.index)));
                 for (k, v) in metrics(&f.total) {
                     row.insert(alloc::format!("{k}_total"), v.into());
                 }
@@ -361,6 +438,7 @@ impl Report {
                     "calls": h.calls,
                     "accesses": h.accesses,
                     "node": if h.writer == NO_STACK { Value::Null } else { h.writer.into() },
+                    "line": self.line_at(self.write_offset(h.addr)),
                 })
             })
             .collect();
@@ -399,6 +477,7 @@ impl Report {
                 "io": r.io.iter().map(|&(a, b)| json!([a, b])).collect::<Vec<_>>(),
             },
             "program": program(&self.finished),
+            "lines": self.lines_data(),
             "pages": pages,
             "totals": { "instructions": ti, "loops": tl, "calls": tc },
             "hottest": hottest,
@@ -470,14 +549,15 @@ fn metrics(c: &Costs) -> [(&'static str, u64); 7] {
 
 /// `call_tree`: the calling-context tree's nodes in their order (a parent before its
 /// children), each with `parent` (a node index, null for a root), `function` (an index into
-/// `functions`), `entries`, `merged`, and every measure of [`metrics`] as `NAME_self` and
-/// `NAME_total` (docs/report.md, "Call tree").
+/// `functions`), `entries`, `merged`, `line` (`file:line` of the call that entered the path,
+/// with line tables) and every measure of [`metrics`] as `NAME_self` and `NAME_total`
+/// (docs/report.md, "Call tree").
 struct TreeData<'a>(&'a Report);
 
 impl Serialize for TreeData<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         /// One node, with its function's row.
-        struct NodeData<'a>(&'a crate::profile::calltree::Node, u32);
+        struct NodeData<'a>(&'a crate::profile::calltree::Node, u32, Value);
         impl Serialize for NodeData<'_> {
             fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 let n = self.0;
@@ -487,6 +567,7 @@ impl Serialize for TreeData<'_> {
                 map.serialize_entry("function", &self.1)?;
                 map.serialize_entry("entries", &n.entries)?;
                 map.serialize_entry("merged", &n.merged)?;
+                map.serialize_entry("line", &self.2)?;
                 for ((k, own), (_, all)) in metrics(&n.self_costs).into_iter().zip(metrics(&n.total)) {
                     map.serialize_entry(&alloc::format!("{k}_self"), &own)?;
                     map.serialize_entry(&alloc::format!("{k}_total"), &all)?;
@@ -506,7 +587,9 @@ impl Serialize for TreeData<'_> {
         }
         let mut seq = s.serialize_seq(Some(r.tree.nodes.len()))?;
         for n in &r.tree.nodes {
-            seq.serialize_element(&NodeData(n, row.get(n.function as usize).copied().unwrap_or(u32::MAX)))?;
+            let function = row.get(n.function as usize).copied().unwrap_or(u32::MAX);
+            let site = (n.call_site != crate::profile::calltree::NO_OFFSET).then_some(n.call_site);
+            seq.serialize_element(&NodeData(n, function, r.line_at(site)))?;
         }
         seq.end()
     }

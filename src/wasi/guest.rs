@@ -5,9 +5,10 @@
 //!
 //! A pointer and length whose range `[ptr, ptr + len)` is not inside memory 0 is
 //! [`Errno::FAULT`]; nothing is read, written, observed or recorded for it. The witx's own
-//! rule (https://github.com/WebAssembly/WASI/blob/main/legacy/tools/witx-docs.md, "Pointers") is to trap there, and wasmtime traps; we
-//! return the error instead, so the program sees which call failed (docs/wasi.md). Pointers
-//! need no alignment: the interpreter's memory is byte-addressed.
+//! rule (<https://github.com/WebAssembly/WASI/blob/main/legacy/tools/witx-docs.md>,
+//! "Pointers") is to trap there, and wasmtime traps; we return the error instead, so the
+//! program sees which call failed (docs/wasi.md). Pointers need no alignment: the
+//! interpreter's memory is byte-addressed.
 //!
 //! Guest-sized copies into the host are bounded: a path by [`PATH_MAX`], an iovec array by
 //! [`IOV_MAX`] entries; buffers are never copied whole (the calls stream them in chunks of

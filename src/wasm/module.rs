@@ -254,6 +254,13 @@ impl Module {
         }
     }
 
+    /// The module offset of the first instruction of defined function `index` (imports first
+    /// in the index space); `None` for an import or an index past the end.
+    pub fn code_offset(&self, index: u32) -> Option<u32> {
+        let body = self.body(index)?;
+        Some(body.instr_offsets.first().copied().unwrap_or(body.end_offset))
+    }
+
     /// Whether the module has a start function.
     pub fn has_start(&self) -> bool {
         self.start.is_some()

@@ -2,11 +2,12 @@
 //! parameters and its handler, from which [`Wasi::signature`](super::Wasi::signature) and
 //! [`Wasi::link`](super::Wasi::link) are derived.
 //!
-//! The witx's lowering to core types (https://github.com/WebAssembly/WASI/blob/main/legacy/tools/witx-docs.md): a `$fd`, `$size`, pointer,
-//! enum or flag set of up to 32 bits is an `i32`; `$filesize`, `$timestamp`, `$rights`,
-//! `$dircookie` and `$filedelta` are `i64`; a `string` or list is a pointer and a length; each
-//! value of an `(expected T (error $errno))` result is written through a pointer appended to
-//! the parameters, and the `$errno` is the `i32` result.
+//! The witx's lowering to core types
+//! (<https://github.com/WebAssembly/WASI/blob/main/legacy/tools/witx-docs.md>): a `$fd`,
+//! `$size`, pointer, enum or flag set of up to 32 bits is an `i32`; `$filesize`, `$timestamp`,
+//! `$rights`, `$dircookie` and `$filedelta` are `i64`; a `string` or list is a pointer and a
+//! length; each value of an `(expected T (error $errno))` result is written through a pointer
+//! appended to the parameters, and the `$errno` is the `i32` result.
 //!
 //! Each handler checks in one order: enum and flag values ([`Errno::INVAL`], as wiggle
 //! decodes them before wasmtime's handlers run), then the descriptor ([`Errno::BADF`] and

@@ -225,7 +225,13 @@ pub(crate) fn invoke<O: Observer>(
     if let FuncKind::Wasm { index, .. } = info.kind {
         obs.enter(index, store.counters.instructions);
     }
-    let mut stop = run::<O, false>(store, &mut state, obs, false);
+    // An observer that follows every op (source lines) gets the precise loop from the start,
+    // where the exact count is known at each op.
+    let mut stop = if O::STEPS && obs.wants_steps() {
+        Stop::Precise
+    } else {
+        run::<O, false>(store, &mut state, obs, false)
+    };
     if let Stop::Precise = stop {
         // With `one-loop` the precise mode is the same copy of the loop with a runtime flag.
         stop = if cfg!(feature = "one-loop") {
@@ -1012,6 +1018,11 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
     loop {
         if precise && block_base + body.cum[pc] as u64 > limit {
             exhausted!();
+        }
+        if O::STEPS && precise && !matches!(code[pc], Op::Fuel { .. }) {
+            let offset =
+                body.idx.get(pc).and_then(|&i| body.instr_offsets.get(i as usize)).copied().unwrap_or(0);
+            obs.step(offset, block_base + body.cum[pc] as u64);
         }
         super::ir::dispatch_op!(code[pc], exec_op);
         pc += 1;
