@@ -48,15 +48,27 @@ pub struct LineTable {
     rows: Vec<Row>,
     /// The code section's contents: `[start, end)` in module offsets.
     code: (u64, u64),
+    /// Each defined function's body, `[start, end)` in module offsets.
+    bodies: Vec<(u64, u64)>,
 }
 
-/// The code section's contents in module offsets, `[start, end)`.
-fn code_section(bytes: &[u8]) -> Option<(u64, u64)> {
+/// The code section's contents in module offsets, `[start, end)`, and each function body's
+/// `[start, end)` (its size field excluded), in order of the defined functions.
+fn code_section(bytes: &[u8]) -> Option<((u64, u64), Vec<(u64, u64)>)> {
     let mut sections = Sections::new(bytes).ok()?;
     while let Ok(Some(s)) = sections.next_section() {
         if s.id == id::CODE {
             let start = s.contents.offset() as u64;
-            return Some((start, start + s.data().len() as u64));
+            let mut r = s.contents.clone();
+            let mut bodies = Vec::new();
+            let count = r.u32().ok()?;
+            for _ in 0..count {
+                let size = r.u32().ok()? as usize;
+                let at = r.offset() as u64;
+                r.sub(size).ok()?;
+                bodies.push((at, at + size as u64));
+            }
+            return Some(((start, start + s.data().len() as u64), bodies));
         }
     }
     None
@@ -67,13 +79,13 @@ impl LineTable {
     /// tables, or DWARF that does not read: a custom section never makes a module invalid, so
     /// a broken one only loses the lines).
     pub fn read(bytes: &[u8]) -> Option<LineTable> {
-        let code = code_section(bytes)?;
+        let (code, bodies) = code_section(bytes)?;
         custom_section(bytes, ".debug_line")?;
         let load = |section: SectionId| -> Result<EndianSlice<'_, LittleEndian>, gimli::Error> {
             Ok(EndianSlice::new(custom_section(bytes, section.name()).unwrap_or(&[]), LittleEndian))
         };
         let dwarf = gimli::Dwarf::load(load).ok()?;
-        let mut table = LineTable { files: Vec::new(), rows: Vec::new(), code };
+        let mut table = LineTable { files: Vec::new(), rows: Vec::new(), code, bodies };
         let mut file_ids: BTreeMap<String, u32> = BTreeMap::new();
         let mut units = dwarf.units();
         while let Ok(Some(header)) = units.next() {
@@ -153,29 +165,49 @@ impl LineTable {
         alloc::format!("{file}:{}", line.line)
     }
 
-    /// The line of every byte of the code section, as an index into `lines` (the distinct
-    /// lines, in first-seen order) or `u32::MAX` for none: what [`LineRecorder`] looks up at
-    /// every op.
-    fn dense(&self) -> (Vec<u32>, Vec<SourceLine>) {
+    /// The site of every byte of the code section, as an index into the returned sites (the
+    /// distinct (defined function, line) pairs, in first-seen order) or `u32::MAX` for none:
+    /// what [`LineRecorder`] looks up at every op.
+    fn dense(&self) -> (Vec<u32>, Vec<Site>) {
         let (start, end) = self.code;
         let mut of = vec![u32::MAX; (end - start) as usize];
-        let mut lines: Vec<SourceLine> = Vec::new();
-        let mut ids: BTreeMap<SourceLine, u32> = BTreeMap::new();
-        for (k, row) in self.rows.iter().enumerate() {
-            let Some(line) = row.line else { continue };
-            let next = self.rows.get(k + 1).map_or(end, |r| r.start);
-            let (lo, hi) = (row.start.clamp(start, end), next.clamp(start, end));
-            if lo >= hi {
-                continue;
+        let mut sites: Vec<Site> = Vec::new();
+        let mut ids: BTreeMap<Site, u32> = BTreeMap::new();
+        for (body, &(b_lo, b_hi)) in self.bodies.iter().enumerate() {
+            // The rows that overlap this body, each clipped to it.
+            let first = self.rows.partition_point(|r| r.start <= b_lo).saturating_sub(1);
+            for k in first..self.rows.len() {
+                let row = self.rows[k];
+                if row.start >= b_hi {
+                    break;
+                }
+                let Some(line) = row.line else { continue };
+                let next = self.rows.get(k + 1).map_or(end, |r| r.start);
+                let (lo, hi) = (row.start.max(b_lo), next.min(b_hi));
+                if lo >= hi {
+                    continue;
+                }
+                let site = Site { body: body as u32, line };
+                let id = *ids.entry(site).or_insert_with(|| {
+                    sites.push(site);
+                    sites.len() as u32 - 1
+                });
+                of[(lo - start) as usize..(hi - start) as usize].fill(id);
             }
-            let id = *ids.entry(line).or_insert_with(|| {
-                lines.push(line);
-                lines.len() as u32 - 1
-            });
-            of[(lo - start) as usize..(hi - start) as usize].fill(id);
         }
-        (of, lines)
+        (of, sites)
     }
+}
+
+/// A source line within one defined function (the same line inlined into two functions is
+/// two sites).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Site {
+    /// The defined function's index among the module's defined functions (add the module's
+    /// imported function count for its function index).
+    pub body: u32,
+    /// The line.
+    pub line: SourceLine,
 }
 
 /// What the code of one source line did.
@@ -198,10 +230,10 @@ pub struct LineCosts {
 /// and records nothing.
 #[derive(Debug, Clone, Default)]
 pub struct LineRecorder {
-    /// Per byte of the code section: the line's index in `lines`, or `u32::MAX`.
+    /// Per byte of the code section: the site's index in `sites`, or `u32::MAX`.
     of: Vec<u32>,
     code_start: u64,
-    lines: Vec<SourceLine>,
+    sites: Vec<Site>,
     costs: Vec<LineCosts>,
     /// Costs of ops without a line.
     unlined: LineCosts,
@@ -215,12 +247,12 @@ impl LineRecorder {
     pub fn new(table: Option<&LineTable>) -> LineRecorder {
         match table {
             Some(t) => {
-                let (of, lines) = t.dense();
-                let costs = vec![LineCosts::default(); lines.len()];
+                let (of, sites) = t.dense();
+                let costs = vec![LineCosts::default(); sites.len()];
                 LineRecorder {
                     of,
                     code_start: t.code.0,
-                    lines,
+                    sites,
                     costs,
                     current: u32::MAX,
                     ..LineRecorder::default()
@@ -238,14 +270,14 @@ impl LineRecorder {
         }
     }
 
-    /// Ends the recording: the instructions since the last step go to its line.
-    /// `instructions` is the run's final count. The lines that ran, in source order (file
-    /// index, then line), and the costs of the code that has no line.
-    pub fn finish(mut self, instructions: u64) -> (Vec<(SourceLine, LineCosts)>, LineCosts) {
+    /// Ends the recording: the instructions since the last step go to its site.
+    /// `instructions` is the run's final count. The sites that ran, in order of function, then
+    /// file and line, and the costs of the code that has no line.
+    pub fn finish(mut self, instructions: u64) -> (Vec<(Site, LineCosts)>, LineCosts) {
         let rest = instructions.saturating_sub(self.last);
         self.costs().instructions += rest;
-        let mut rows: Vec<(SourceLine, LineCosts)> =
-            self.lines.into_iter().zip(self.costs).filter(|(_, c)| *c != LineCosts::default()).collect();
+        let mut rows: Vec<(Site, LineCosts)> =
+            self.sites.into_iter().zip(self.costs).filter(|(_, c)| *c != LineCosts::default()).collect();
         crate::order::sort_by_key(&mut rows, |r| r.0);
         (rows, self.unlined)
     }

@@ -18,7 +18,7 @@ use super::{Rejection, Request};
 use crate::image::view;
 use crate::profile::calltree::{CallTree, Costs};
 use crate::profile::functions::FunctionCosts;
-use crate::profile::lines::{LineCosts, LineRecorder, LineTable, SourceLine};
+use crate::profile::lines::{LineCosts, LineRecorder, LineTable, Site};
 use crate::profile::names::FunctionNames;
 use crate::profile::pages::{PAGE_SIZE, PageRecorder, PageTable, Regions};
 use crate::profile::thermal::{Finish, HeatMap, Hot, NO_STACK, StackRange, ThermalRecorder, Tile};
@@ -93,8 +93,8 @@ pub struct Report {
 pub struct Source {
     /// The module's line table.
     pub table: LineTable,
-    /// The lines that ran, in source order, with their costs.
-    pub lines: Vec<(SourceLine, LineCosts)>,
+    /// The sites (a line of a function) that ran, with their costs.
+    pub lines: Vec<(Site, LineCosts)>,
     /// The costs of code without a line (line 0, or outside every sequence).
     pub unlined: LineCosts,
 }
@@ -361,10 +361,11 @@ impl Report {
         let rows: Vec<Value> = s
             .lines
             .iter()
-            .map(|(l, c)| {
+            .map(|(site, c)| {
                 let mut row = cost(c);
-                row["file"] = l.file.into();
-                row["line"] = l.line.into();
+                row["function"] = (site.body + self.finished.module.imported_function_count()).into();
+                row["file"] = site.line.file.into();
+                row["line"] = site.line.line.into();
                 row
             })
             .collect();

@@ -254,6 +254,12 @@ impl Module {
         }
     }
 
+    /// How many functions the module imports (the defined ones come after them in the
+    /// function index space).
+    pub fn imported_function_count(&self) -> u32 {
+        self.num_imported_funcs
+    }
+
     /// The module offset of the first instruction of defined function `index` (imports first
     /// in the index space); `None` for an import or an index past the end.
     pub fn code_offset(&self, index: u32) -> Option<u32> {
