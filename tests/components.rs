@@ -294,7 +294,9 @@ fn component_sizes() {
     let code: usize = wasmparser::Parser::new(0)
         .parse_all(&report)
         .filter_map(|p| match p.unwrap() {
-            wasmparser::Payload::CodeSectionStart { size, .. } => Some(size as usize),
+            wasmparser::Payload::CodeSectionStart { unchecked_range: r, .. } => {
+                Some((r.end - r.start) as usize)
+            }
             _ => None,
         })
         .sum();

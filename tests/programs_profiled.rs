@@ -689,29 +689,36 @@ fn driver() -> PathBuf {
     dir.join("report.mjs")
 }
 
-/// The report of `wordfreq` on the fixture, opened in chromium.
-///
-/// BUG (src, reported): `target.name` is the module's own name from its `name` section
-/// (`wordfreq-<hash>.wasm`, rustc's output file) instead of the file's name, which
-/// `qip_memory::tools::report::Subject::name` documents the CLI gives for a program; the page's
-/// title follows it. The two assertions of the name come last, so that everything else is
-/// checked first; they fail until the CLI passes the file's name.
+/// The report of each program on the fixture, opened in chromium: named by its file (not by
+/// the module's own name, which for `wordfreq` is rustc's `wordfreq-<hash>.wasm`).
 #[test]
-fn rust_program_report_in_chromium() {
-    let inv = &rust_invocations()[0];
+fn program_reports_in_chromium() {
+    for (inv, file) in [
+        (&rust_invocations()[0], "rust-wasi.wasm"),
+        (&c_invocations()[0], "c-wasi.wasm"),
+        (&zig_invocations()[0], "zig-wasi.wasm"),
+    ] {
+        report_in_chromium(inv, file);
+    }
+}
+
+/// The report of `inv` (its program's file name `file`) opens in headless chromium without a
+/// console or page error, draws every tile, names the program in its title and counts what
+/// `count` counts.
+fn report_in_chromium(inv: &Invocation, file: &str) {
     let staged = Staged::new(inv, "browser");
-    let html_path = staged.out("wordfreq.html");
+    let html_path = staged.out("report.html");
     let got = ours(inv, &staged, "report", &[os("-o"), html_path.clone().into()]);
-    assert_eq!(got.status.code(), Some(0), "{}", text(&got.stderr));
+    assert_eq!(got.status.code(), Some(0), "{file}: {}", text(&got.stderr));
     let html = std::fs::read_to_string(&html_path).unwrap();
     let d = data_of(&html);
     assert_eq!(d["program"]["kind"], "command");
     assert_eq!(d["program"]["end"]["exit_code"], 0);
     // The same invocation under `count`, in fresh directories: the same instructions.
     let (_, counted, _) = count(inv, None, "browser-count");
-    assert_eq!(u(&d["counters"]["instructions"]), counted.get("instructions"));
+    assert_eq!(u(&d["counters"]["instructions"]), counted.get("instructions"), "{file}");
 
-    let shot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("rust-wasi-report.png");
+    let shot = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{file}-report.png"));
     let o = Command::new("node")
         .arg(driver())
         .arg(&html_path)
@@ -721,23 +728,21 @@ fn rust_program_report_in_chromium() {
         .expect("node runs");
     assert!(o.status.success(), "driver failed: {}", text(&o.stderr));
     let seen: Value = serde_json::from_slice(&o.stdout).expect("the driver's JSON");
-    assert_eq!(seen["console_errors"], Value::Array(vec![]));
-    assert_eq!(seen["page_errors"], Value::Array(vec![]));
+    assert_eq!(seen["console_errors"], Value::Array(vec![]), "{file}");
+    assert_eq!(seen["page_errors"], Value::Array(vec![]), "{file}");
     // Every tile the data lists is drawn.
     let tiles = seen["tiles"].as_array().unwrap();
     assert_eq!(tiles.len(), d["tiles"].as_array().unwrap().len());
-    assert!(tiles.iter().all(|t| u(&t["drawn"]) > 0), "{tiles:?}");
+    assert!(tiles.iter().all(|t| u(&t["drawn"]) > 0), "{file}: {tiles:?}");
     let title = seen["title"].as_str().expect("the driver reports the title");
     eprintln!(
-        "rust-wasi report: {} bytes of HTML, loaded and drawn in {} ms, title {title:?}; screenshot {}",
+        "{file} report: {} bytes of HTML, loaded and drawn in {} ms, title {title:?}; screenshot {}",
         html.len(),
         u(&seen["load_and_draw_ms"]),
         shot.display()
     );
-
-    // BUG (see above): both fail today with the module's own name, `wordfreq-<hash>.wasm`.
-    assert_eq!(d["target"]["name"], "rust-wasi.wasm");
-    assert!(title.contains("rust-wasi.wasm"), "{title}");
+    assert_eq!(d["target"]["name"], file);
+    assert!(title.contains(file), "{title}");
 }
 
 // ------------------------------------------------------------------ 5. imports, stubs, kinds
