@@ -29,8 +29,9 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::functions::FunctionCosts;
+use super::lines::{LineCosts, LineRecorder, LineTable, Site};
 use super::pages::PAGE_SIZE;
-use crate::wasm::Observer;
+use crate::wasm::{Module, Observer};
 
 /// Deepest path kept as its own node, in frames (the entry function is depth 1).
 pub const MAX_DEPTH: usize = 256;
@@ -121,8 +122,9 @@ pub struct CallTreeRecorder {
     last: u64,
     /// Per function: the pages its code read or wrote (bit `p % 64` of word `p / 64`).
     pages: Vec<Vec<u64>>,
-    /// The module offset of the op executing now, when the run follows every op.
-    offset: u32,
+    /// The run's source lines: fed every event, it records the costs per line and names the
+    /// instruction of any event (call sites, writers) when the module has line tables.
+    lines: LineRecorder,
 }
 
 impl Default for CallTreeRecorder {
@@ -141,8 +143,14 @@ impl CallTreeRecorder {
             top: NO_NODE,
             last: 0,
             pages: Vec::new(),
-            offset: NO_OFFSET,
+            lines: LineRecorder::new(None),
         }
+    }
+
+    /// A recorder that also records the run's costs per source line of `table`
+    /// ([`CallTreeRecorder::finish_lines`]) and the line of every call site.
+    pub fn with_lines(table: Option<&LineTable>) -> Self {
+        CallTreeRecorder { lines: LineRecorder::new(table), ..Self::new() }
     }
 
     /// The node executing now, or [`NO_NODE`] between invocations.
@@ -151,11 +159,12 @@ impl CallTreeRecorder {
         self.top
     }
 
-    /// The module offset of the op executing now ([`NO_OFFSET`] unless the run follows every
-    /// op).
+    /// The module offset of the instruction counted `instructions`-th (an event's exact count),
+    /// when the recorder has a line table and it lies in the running fuel block; else
+    /// [`NO_OFFSET`].
     #[inline]
-    pub fn offset(&self) -> u32 {
-        self.offset
+    pub fn offset_at(&self, instructions: u64) -> u32 {
+        self.lines.offset_at(instructions)
     }
 
     /// Adds `work` instructions of a write under the heat-map rule to node `node`.
@@ -176,7 +185,7 @@ impl CallTreeRecorder {
 
     /// The child of `parent` (a root when [`NO_NODE`]) for `func`, made if new; the parent
     /// itself when a limit forbids a new node.
-    fn child(&mut self, parent: u32, func: u32) -> u32 {
+    fn child(&mut self, parent: u32, func: u32, call_site: u32) -> u32 {
         let (mut at, depth) = match self.nodes.get(parent as usize) {
             Some(p) => (p.first_child, p.node.depth + 1),
             None => (self.first_root, 1),
@@ -205,7 +214,7 @@ impl CallTreeRecorder {
                 parent,
                 function: func,
                 depth,
-                call_site: if parent == NO_NODE { NO_OFFSET } else { self.offset },
+                call_site,
                 entries: 0,
                 self_costs: Costs::default(),
                 total: Costs::default(),
@@ -248,11 +257,18 @@ impl CallTreeRecorder {
             c.bytes_read += len;
         }
         let f = top.node.function as usize;
+        let (first, last) = (addr / PAGE_SIZE, (addr + len.max(1) - 1) / PAGE_SIZE);
+        // Most accesses lie in one page whose word the function has already.
+        if first == last
+            && let Some(w) = self.pages.get_mut(f).and_then(|p| p.get_mut((first / 64) as usize))
+        {
+            *w |= 1 << (first % 64);
+            return;
+        }
         if f >= self.pages.len() {
             self.pages.resize_with(f + 1, Vec::new);
         }
         let pages = &mut self.pages[f];
-        let (first, last) = (addr / PAGE_SIZE, (addr + len.max(1) - 1) / PAGE_SIZE);
         for p in first..=last {
             let w = (p / 64) as usize;
             if w >= pages.len() {
@@ -265,8 +281,15 @@ impl CallTreeRecorder {
     /// Ends the recording: the instructions since the last event go to the node that was
     /// running (the one that trapped or ran out of budget); fills the inclusive costs.
     /// `instructions` is the run's final instruction count.
-    pub fn finish(mut self, instructions: u64) -> CallTree {
+    pub fn finish(self, instructions: u64) -> CallTree {
+        self.finish_lines(instructions).0
+    }
+
+    /// [`CallTreeRecorder::finish`], with the run's costs per source line (sites that ran, and
+    /// the costs of code without a line; see [`LineRecorder::finish`]).
+    pub fn finish_lines(mut self, instructions: u64) -> (CallTree, (Vec<(Site, LineCosts)>, LineCosts)) {
         self.switch(instructions);
+        let lines = core::mem::take(&mut self.lines).finish(instructions);
         let mut nodes: Vec<Node> = self.nodes.into_iter().map(|l| l.node).collect();
         // Children come after their parents (a node is made while its parent is on the
         // stack), so one backward pass adds every subtree up.
@@ -278,21 +301,21 @@ impl CallTreeRecorder {
                 p.total.add(&total);
             }
         }
-        CallTree { nodes, pages: self.pages }
+        (CallTree { nodes, pages: self.pages }, lines)
     }
 }
 
 impl Observer for CallTreeRecorder {
-    const STEPS: bool = true;
+    const BLOCKS: bool = true;
 
-    /// Remembers the op, for the call site of the next new node and the heat map's writer.
     #[inline]
-    fn step(&mut self, offset: u32, _: u64) {
-        self.offset = offset;
+    fn block(&mut self, module: &Module, func: u32, pc: u32, before: u64) {
+        self.lines.block(module, func, pc, before);
     }
     fn enter(&mut self, func: u32, instructions: u64) {
         self.switch(instructions);
-        let node = self.child(self.top, func);
+        let site = if self.top == NO_NODE { NO_OFFSET } else { self.lines.offset_at(instructions) };
+        let node = self.child(self.top, func, site);
         self.nodes[node as usize].node.entries += 1;
         self.stack.push(node);
         self.top = node;
@@ -309,24 +332,30 @@ impl Observer for CallTreeRecorder {
         }
     }
     #[inline]
-    fn load(&mut self, addr: u64, len: u32, _: u64) {
+    fn load(&mut self, addr: u64, len: u32, n: u64) {
+        self.lines.load(addr, len, n);
         self.access(addr, u64::from(len), false, true);
     }
     #[inline]
-    fn store(&mut self, addr: u64, len: u32, _: u64) {
+    fn store(&mut self, addr: u64, len: u32, n: u64) {
+        self.lines.store(addr, len, n);
         self.access(addr, u64::from(len), true, true);
     }
-    fn copy(&mut self, dst: u64, src: u64, len: u64, _: u64) {
+    fn copy(&mut self, dst: u64, src: u64, len: u64, n: u64) {
+        self.lines.copy(dst, src, len, n);
         self.access(src, len, false, true);
         self.access(dst, len, true, true);
     }
-    fn fill(&mut self, dst: u64, len: u64, _: u64) {
+    fn fill(&mut self, dst: u64, len: u64, n: u64) {
+        self.lines.fill(dst, len, n);
         self.access(dst, len, true, true);
     }
-    fn host_read(&mut self, addr: u64, len: u64, _: u64) {
+    fn host_read(&mut self, addr: u64, len: u64, n: u64) {
+        self.lines.host_read(addr, len, n);
         self.access(addr, len, false, false);
     }
-    fn host_write(&mut self, addr: u64, len: u64, _: u64) {
+    fn host_write(&mut self, addr: u64, len: u64, n: u64) {
+        self.lines.host_write(addr, len, n);
         self.access(addr, len, true, false);
     }
 }

@@ -8,11 +8,13 @@
 //!   offsets, the unit of the rest of this crate (WebAssembly tool conventions, "DWARF for
 //!   WebAssembly"). A row covers the addresses up to the next row of its sequence; line 0
 //!   (code without a source line) and the gaps between sequences have no line.
-//! * [`LineRecorder`] follows every op of a run ([`Observer::step`], the interpreter's precise
-//!   loop) and adds each op's instructions and memory accesses to its instruction's line.
-//!   The instructions between two steps go to the later op (docs/counting.md: an op stands
-//!   for the instructions it completes), so the lines' instructions add up to the run's count.
+//! * [`LineRecorder`] follows the run's fuel blocks ([`Observer::block`]): a block runs a
+//!   prefix of its instructions, and the exact count at the next block (or at an event inside
+//!   it) says how long a prefix; each of those instructions, and each memory access by the
+//!   exact count of its own instruction, goes to that instruction's line. So the lines'
+//!   instructions add up to the run's count, and the fast loop runs unchanged.
 
+use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec;
@@ -20,8 +22,8 @@ use alloc::vec::Vec;
 
 use gimli::{EndianSlice, LittleEndian, SectionId};
 
-use crate::wasm::Observer;
 use crate::wasm::binary::sections::{Sections, custom_section, id};
+use crate::wasm::{Module, Observer};
 
 /// A source line: an index into [`LineTable::files`] and the line number (from 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -213,7 +215,7 @@ pub struct Site {
 /// What the code of one source line did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct LineCosts {
-    /// Instructions (docs/counting.md) of the ops on the line.
+    /// Instructions (docs/counting.md) on the line.
     pub instructions: u64,
     /// Loads and `memory.copy` reads.
     pub loads: u64,
@@ -225,21 +227,37 @@ pub struct LineCosts {
     pub bytes_written: u64,
 }
 
-/// Records [`LineCosts`] per source line of a run: an [`Observer`] that asks the interpreter
-/// for every op (so the run takes the precise loop); without a line table it asks for nothing
-/// and records nothing.
+/// No site (code without a line), and no block.
+const NONE: u32 = u32::MAX;
+
+/// One fuel block as the recorder keeps it: its instructions' module offsets, their sites as
+/// runs `(instructions, site)`, and how often it ran to its end (those executions are added to
+/// the sites once, at the end: a block run partly is added at once).
+#[derive(Debug, Clone)]
+struct Block {
+    offsets: Box<[u32]>,
+    runs: Box<[(u32, u32)]>,
+    full: u64,
+}
+
+/// Records [`LineCosts`] per site (a line of one function) of a run: an [`Observer`] that
+/// follows the fuel blocks; without a line table it records nothing. Also answers, at any
+/// event, the module offset of the instruction executing ([`LineRecorder::offset_at`]).
 #[derive(Debug, Clone, Default)]
 pub struct LineRecorder {
-    /// Per byte of the code section: the site's index in `sites`, or `u32::MAX`.
+    /// Per byte of the code section: the site's index in `sites`, or [`NONE`].
     of: Vec<u32>,
     code_start: u64,
     sites: Vec<Site>,
     costs: Vec<LineCosts>,
-    /// Costs of ops without a line.
+    /// Costs of instructions without a line.
     unlined: LineCosts,
-    /// The line of the op executing now, or `u32::MAX`.
+    /// Per function index: per op index, the block's id + 1 (0: not seen yet).
+    index: Vec<Option<Box<[u32]>>>,
+    blocks: Vec<Block>,
+    /// The block running now ([`NONE`] before the first), and the exact count when it started.
     current: u32,
-    last: u64,
+    before: u64,
 }
 
 impl LineRecorder {
@@ -254,80 +272,190 @@ impl LineRecorder {
                     code_start: t.code.0,
                     sites,
                     costs,
-                    current: u32::MAX,
+                    current: NONE,
                     ..LineRecorder::default()
                 }
             }
-            None => LineRecorder { current: u32::MAX, ..LineRecorder::default() },
+            None => LineRecorder { current: NONE, ..LineRecorder::default() },
         }
     }
 
+    /// Whether the recorder has a line table (else it records nothing).
+    pub fn is_enabled(&self) -> bool {
+        !self.of.is_empty()
+    }
+
+    /// The site of the instruction at module offset `offset`.
     #[inline]
-    fn costs(&mut self) -> &mut LineCosts {
-        match self.costs.get_mut(self.current as usize) {
+    fn site_of(&self, offset: u32) -> u32 {
+        let at = u64::from(offset).wrapping_sub(self.code_start) as usize;
+        self.of.get(at).copied().unwrap_or(NONE)
+    }
+
+    #[inline]
+    fn costs(&mut self, site: u32) -> &mut LineCosts {
+        match self.costs.get_mut(site as usize) {
             Some(c) => c,
             None => &mut self.unlined,
         }
     }
 
-    /// Ends the recording: the instructions since the last step go to its site.
-    /// `instructions` is the run's final count. The sites that ran, in order of function, then
-    /// file and line, and the costs of the code that has no line.
+    /// The block of op `pc` of function `func`, made when first seen.
+    #[inline]
+    fn block_id(&mut self, module: &Module, func: u32, pc: u32) -> u32 {
+        if let Some(Some(ids)) = self.index.get(func as usize)
+            && let Some(&id) = ids.get(pc as usize)
+            && id != 0
+        {
+            return id - 1;
+        }
+        self.new_block(module, func, pc)
+    }
+
+    #[cold]
+    fn new_block(&mut self, module: &Module, func: u32, pc: u32) -> u32 {
+        let f = func as usize;
+        let Some(body) = module.body(func) else { return NONE };
+        if f >= self.index.len() {
+            self.index.resize_with(f + 1, || None);
+        }
+        let ids = self.index[f].get_or_insert_with(|| vec![0; body.code.len()].into_boxed_slice());
+        let (n, first) = match body.code.get(pc as usize) {
+            Some(crate::wasm::ir::Op::Fuel { n, first }) => (*n as usize, *first as usize),
+            _ => return NONE,
+        };
+        let offsets: Box<[u32]> =
+            body.instr_offsets.get(first..first + n).unwrap_or(&[]).iter().copied().collect();
+        let mut runs: Vec<(u32, u32)> = Vec::new();
+        for &o in offsets.iter() {
+            let site = {
+                let at = u64::from(o).wrapping_sub(self.code_start) as usize;
+                self.of.get(at).copied().unwrap_or(NONE)
+            };
+            match runs.last_mut() {
+                Some((k, s)) if *s == site => *k += 1,
+                _ => runs.push((1, site)),
+            }
+        }
+        let id = self.blocks.len() as u32;
+        self.blocks.push(Block { offsets, runs: runs.into_boxed_slice(), full: 0 });
+        if let Some(slot) = ids.get_mut(pc as usize) {
+            *slot = id + 1;
+        }
+        id
+    }
+
+    /// Gives the running block's instructions up to the exact count `now` to their sites: a
+    /// block that ran to its end is counted, one that ran a prefix is added to its sites.
+    #[inline]
+    fn flush(&mut self, now: u64) {
+        let Some(block) = self.blocks.get_mut(self.current as usize) else { return };
+        let mut left = now.saturating_sub(self.before);
+        if left == block.offsets.len() as u64 {
+            block.full += 1;
+            self.before = now;
+            self.current = NONE;
+            return;
+        }
+        let block = &self.blocks[self.current as usize];
+        let mut i = 0;
+        while left > 0 {
+            let Some(&(n, site)) = block.runs.get(i) else { break };
+            let take = left.min(u64::from(n));
+            match self.costs.get_mut(site as usize) {
+                Some(c) => c.instructions += take,
+                None => self.unlined.instructions += take,
+            }
+            left -= take;
+            i += 1;
+        }
+        // Past the block's end (it cannot be): without a line.
+        self.unlined.instructions += left;
+        self.before = now;
+        self.current = NONE;
+    }
+
+    /// The module offset of the instruction that ran as the `instructions`-th of the run (the
+    /// exact count of an event, its own instruction included), when it lies in the running
+    /// block; [`NO_OFFSET`](crate::profile::calltree::NO_OFFSET) otherwise or without a table.
+    #[inline]
+    pub fn offset_at(&self, instructions: u64) -> u32 {
+        let Some(block) = self.blocks.get(self.current as usize) else {
+            return crate::profile::calltree::NO_OFFSET;
+        };
+        let k = instructions.wrapping_sub(self.before).wrapping_sub(1);
+        block.offsets.get(k as usize).copied().unwrap_or(crate::profile::calltree::NO_OFFSET)
+    }
+
+    /// The site of the instruction counted `instructions`-th (see [`LineRecorder::offset_at`]).
+    #[inline]
+    fn site_at(&self, instructions: u64) -> u32 {
+        self.site_of(self.offset_at(instructions))
+    }
+
+    /// Ends the recording: the running block's instructions up to the run's final count
+    /// `instructions` go to their sites. The sites that ran, in order of function, then file
+    /// and line, and the costs of the code that has no line.
     pub fn finish(mut self, instructions: u64) -> (Vec<(Site, LineCosts)>, LineCosts) {
-        let rest = instructions.saturating_sub(self.last);
-        self.costs().instructions += rest;
+        self.flush(instructions);
+        for block in &self.blocks {
+            for &(n, site) in block.runs.iter() {
+                let add = u64::from(n) * block.full;
+                match self.costs.get_mut(site as usize) {
+                    Some(c) => c.instructions += add,
+                    None => self.unlined.instructions += add,
+                }
+            }
+        }
         let mut rows: Vec<(Site, LineCosts)> =
             self.sites.into_iter().zip(self.costs).filter(|(_, c)| *c != LineCosts::default()).collect();
         crate::order::sort_by_key(&mut rows, |r| r.0);
         (rows, self.unlined)
     }
+
+    fn access(&mut self, instructions: u64, read: u64, written: u64, loads: u64, stores: u64) {
+        if !self.is_enabled() {
+            return;
+        }
+        let site = self.site_at(instructions);
+        let c = self.costs(site);
+        c.loads += loads;
+        c.stores += stores;
+        c.bytes_read += read;
+        c.bytes_written += written;
+    }
 }
 
 impl Observer for LineRecorder {
-    const STEPS: bool = true;
+    const BLOCKS: bool = true;
 
-    fn wants_steps(&self) -> bool {
-        !self.of.is_empty()
-    }
     #[inline]
-    fn step(&mut self, offset: u32, instructions: u64) {
-        if self.of.is_empty() {
+    fn block(&mut self, module: &Module, func: u32, pc: u32, before: u64) {
+        if !self.is_enabled() {
             return;
         }
-        let at = u64::from(offset).wrapping_sub(self.code_start) as usize;
-        self.current = self.of.get(at).copied().unwrap_or(u32::MAX);
-        let n = instructions.saturating_sub(self.last);
-        self.last = instructions;
-        self.costs().instructions += n;
+        self.flush(before);
+        self.current = self.block_id(module, func, pc);
+        self.before = before;
     }
     #[inline]
-    fn load(&mut self, _: u64, len: u32, _: u64) {
-        let c = self.costs();
-        c.loads += 1;
-        c.bytes_read += u64::from(len);
+    fn load(&mut self, _: u64, len: u32, n: u64) {
+        self.access(n, u64::from(len), 0, 1, 0);
     }
     #[inline]
-    fn store(&mut self, _: u64, len: u32, _: u64) {
-        let c = self.costs();
-        c.stores += 1;
-        c.bytes_written += u64::from(len);
+    fn store(&mut self, _: u64, len: u32, n: u64) {
+        self.access(n, 0, u64::from(len), 0, 1);
     }
-    fn copy(&mut self, _: u64, _: u64, len: u64, _: u64) {
-        let c = self.costs();
-        c.loads += 1;
-        c.stores += 1;
-        c.bytes_read += len;
-        c.bytes_written += len;
+    fn copy(&mut self, _: u64, _: u64, len: u64, n: u64) {
+        self.access(n, len, len, 1, 1);
     }
-    fn fill(&mut self, _: u64, len: u64, _: u64) {
-        let c = self.costs();
-        c.stores += 1;
-        c.bytes_written += len;
+    fn fill(&mut self, _: u64, len: u64, n: u64) {
+        self.access(n, 0, len, 0, 1);
     }
-    fn host_read(&mut self, _: u64, len: u64, _: u64) {
-        self.costs().bytes_read += len;
+    fn host_read(&mut self, _: u64, len: u64, n: u64) {
+        self.access(n, len, 0, 0, 0);
     }
-    fn host_write(&mut self, _: u64, len: u64, _: u64) {
-        self.costs().bytes_written += len;
+    fn host_write(&mut self, _: u64, len: u64, n: u64) {
+        self.access(n, 0, len, 0, 0);
     }
 }

@@ -274,6 +274,17 @@ impl ThermalRecorder {
     }
 }
 
+impl ThermalRecorder<true> {
+    /// Also records the run's costs per source line of `table` and the line of every
+    /// attributing write (in the call tree, [`Writers::tree`]).
+    pub fn with_lines(mut self, table: Option<&crate::profile::lines::LineTable>) -> Self {
+        if let Some(a) = self.attribution.as_deref_mut() {
+            a.tree = CallTreeRecorder::with_lines(table);
+        }
+        self
+    }
+}
+
 impl<const ATTRIBUTE: bool> ThermalRecorder<ATTRIBUTE> {
     /// The attribution state: `None` unless `ATTRIBUTE` (a constant, so the callers' branches
     /// fold away).
@@ -378,13 +389,13 @@ impl<const ATTRIBUTE: bool> ThermalRecorder<ATTRIBUTE> {
         }
     }
 
-    /// The calling-context node of the running code and the offset of its current
-    /// instruction ([`NO_OFFSET`] unless the run follows every op), or [`NO_STACK`] without
-    /// attribution.
+    /// The calling-context node of the running code and the offset of the instruction counted
+    /// `instructions`-th, the write's ([`NO_OFFSET`] without line tables), or [`NO_STACK`]
+    /// without attribution.
     #[inline]
-    fn stack_id(&mut self) -> (u32, u32) {
+    fn stack_id(&mut self, instructions: u64) -> (u32, u32) {
         match self.attribution() {
-            Some(a) => (a.tree.current(), a.tree.offset()),
+            Some(a) => (a.tree.current(), a.tree.offset_at(instructions)),
             None => (NO_STACK, NO_OFFSET),
         }
     }
@@ -400,7 +411,7 @@ impl<const ATTRIBUTE: bool> ThermalRecorder<ATTRIBUTE> {
         match self.stack {
             StackRange::Known(range) => {
                 if !range.is_some_and(|(lo, hi)| lo <= addr && addr < hi) {
-                    let stack = self.stack_id();
+                    let stack = self.stack_id(instructions);
                     self.attribute(addr, at, stack);
                 }
             }
@@ -415,14 +426,14 @@ impl<const ATTRIBUTE: bool> ThermalRecorder<ATTRIBUTE> {
                     _ => true,
                 };
                 if decided && self.pending.is_empty() {
-                    let stack = self.stack_id();
+                    let stack = self.stack_id(instructions);
                     self.attribute(addr, at, stack);
                 } else if !self.overflowed {
                     if self.pending.len() == pending_limit {
                         self.overflowed = true;
                         self.pending = VecDeque::new();
                     } else {
-                        let stack = self.stack_id();
+                        let stack = self.stack_id(instructions);
                         self.pending.push_back(Pending { addr, at, stack, decided });
                     }
                 }
@@ -504,12 +515,12 @@ impl<const ATTRIBUTE: bool> ThermalRecorder<ATTRIBUTE> {
 /// With attribution, every event also goes to the calling-context tree (its node is the
 /// writer of the writes that follow), before the recorder's own handling.
 impl<const ATTRIBUTE: bool> Observer for ThermalRecorder<ATTRIBUTE> {
-    const STEPS: bool = ATTRIBUTE;
+    const BLOCKS: bool = ATTRIBUTE;
 
     #[inline]
-    fn step(&mut self, offset: u32, instructions: u64) {
+    fn block(&mut self, module: &crate::wasm::Module, func: u32, pc: u32, before: u64) {
         if let Some(a) = self.attribution() {
-            a.tree.step(offset, instructions);
+            a.tree.block(module, func, pc, before);
         }
     }
     #[inline]

@@ -18,7 +18,7 @@ use super::{Rejection, Request};
 use crate::image::view;
 use crate::profile::calltree::{CallTree, Costs};
 use crate::profile::functions::FunctionCosts;
-use crate::profile::lines::{LineCosts, LineRecorder, LineTable, Site};
+use crate::profile::lines::{LineCosts, LineTable, Site};
 use crate::profile::names::FunctionNames;
 use crate::profile::pages::{PAGE_SIZE, PageRecorder, PageTable, Regions};
 use crate::profile::thermal::{Finish, HeatMap, Hot, NO_STACK, StackRange, ThermalRecorder, Tile};
@@ -167,12 +167,12 @@ pub struct ModuleFacts {
 }
 
 /// The recorders of one report run.
-type Recorders = (ThermalRecorder<true>, (PageRecorder, (Timeline, LineRecorder)));
+type Recorders = (ThermalRecorder<true>, (PageRecorder, Timeline));
 
 fn recorders(first_page: u32, stack: StackRange, lines: Option<&LineTable>) -> Recorders {
     (
-        ThermalRecorder::new(first_page, stack).with_attribution(),
-        (PageRecorder::new(), (Timeline::new(), LineRecorder::new(lines))),
+        ThermalRecorder::new(first_page, stack).with_attribution().with_lines(lines),
+        (PageRecorder::new(), Timeline::new()),
     )
 }
 
@@ -208,7 +208,7 @@ pub fn report_of(run: &mut Run<'_>, options: Options) -> Result<Report, Failure>
     let mut rec = recorders(options.first_page, StackRange::default(), line_table.as_ref());
     let mut finished = run.execute(&mut rec)?;
     let mut runs = 1;
-    let (thermal, (mut pages, (mut timeline, mut lines))) = rec;
+    let (thermal, (mut pages, mut timeline)) = rec;
     let heat_map = match thermal.finish() {
         Finish::Done(h) => h,
         Finish::Rerun(range) => {
@@ -216,7 +216,7 @@ pub fn report_of(run: &mut Run<'_>, options: Options) -> Result<Report, Failure>
             finished = run.execute(&mut second)?;
             runs = 2;
             let (thermal, rest) = second;
-            (pages, (timeline, lines)) = rest;
+            (pages, timeline) = rest;
             match thermal.finish() {
                 Finish::Done(h) => h,
                 Finish::Rerun(_) => unreachable!("a known stack range never defers a write"),
@@ -231,9 +231,10 @@ pub fn report_of(run: &mut Run<'_>, options: Options) -> Result<Report, Failure>
     let names = FunctionNames::read(run.module());
     let instructions = finished.counters.instructions;
     let times = timeline.finish(instructions);
-    let (line_costs, unlined) = lines.finish(instructions);
+    let mut heat_map = heat_map;
+    let recorder = heat_map.writers.as_mut().map(|w| core::mem::take(&mut w.tree)).unwrap_or_default();
+    let (tree, (line_costs, unlined)) = recorder.finish_lines(instructions);
     let source = line_table.map(|table| Source { lines: line_costs, unlined, table });
-    let tree = heat_map.writers.as_ref().map(|w| w.tree.clone().finish(instructions)).unwrap_or_default();
     let per_function = tree.functions();
     let mut rows: Vec<FunctionRow> = tree
         .function_costs()

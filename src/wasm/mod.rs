@@ -17,7 +17,7 @@ mod counters;
 mod disasm;
 mod error;
 mod exec;
-mod ir;
+pub(crate) mod ir;
 mod limits;
 mod load;
 mod module;

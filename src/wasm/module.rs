@@ -95,6 +95,8 @@ pub enum Getter {
 /// One translated function body.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct CompiledFunc {
+    /// The function's index in the module's function index space (imports first).
+    pub index: u32,
     /// Parameters (the first slots of the frame).
     pub num_params: u32,
     /// Parameters plus declared locals.

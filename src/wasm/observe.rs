@@ -17,27 +17,19 @@
 pub trait Observer {
     /// `false` only for [`NoObserver`]: lets the loop skip all bookkeeping for hooks.
     const ENABLED: bool = true;
-    /// Whether this observer may follow every op ([`Observer::step`]): a constant, so that the
-    /// loops of the others compile the check away.
-    const STEPS: bool = false;
+    /// Whether this observer follows the fuel blocks ([`Observer::block`]): a constant, so
+    /// that the loops of the others compile the hook away.
+    const BLOCKS: bool = false;
 
-    /// Whether this run should report every op (asked once per invocation when
-    /// [`Observer::STEPS`]): the interpreter then runs its precise loop from the start, slower,
-    /// where the exact count is known at each op.
+    /// A fuel block starts (docs/counting.md, "Fuel blocks"): the block whose charging `Fuel`
+    /// op is op `pc` of function `func` of `module`, entered when the exact count was
+    /// `before`. Only when [`Observer::BLOCKS`]. A block runs a prefix of its ops (every
+    /// branch, call and return ends one; a call's return starts a new one), so the exact count
+    /// at the next block, or at an event inside this one, says how far it got.
     #[inline(always)]
-    fn wants_steps(&self) -> bool {
-        false
+    fn block(&mut self, module: &crate::wasm::Module, func: u32, pc: u32, before: u64) {
+        let _ = (module, func, pc, before);
     }
-    /// The op about to execute, in precise mode when [`Observer::STEPS`]: `offset` is the
-    /// module offset of the Wasm instruction it stands for (an op may stand for several, the
-    /// `local.get`s it reads included, docs/interpreter.md), `instructions` the exact count
-    /// once its instruction has executed (docs/counting.md). The instructions between two steps
-    /// belong to the later op's instruction; the last step's to the end of the run.
-    #[inline(always)]
-    fn step(&mut self, offset: u32, instructions: u64) {
-        let _ = (offset, instructions);
-    }
-
     /// A load (any width, `v128` included) of `len` bytes at `addr`.
     #[inline(always)]
     fn load(&mut self, addr: u64, len: u32, instructions: u64) {
@@ -139,16 +131,12 @@ impl Observer for NoObserver {
 /// Two observers of one run: every event goes to `.0`, then to `.1`.
 impl<A: Observer, B: Observer> Observer for (A, B) {
     const ENABLED: bool = A::ENABLED || B::ENABLED;
-    const STEPS: bool = A::STEPS || B::STEPS;
+    const BLOCKS: bool = A::BLOCKS || B::BLOCKS;
 
     #[inline(always)]
-    fn wants_steps(&self) -> bool {
-        self.0.wants_steps() || self.1.wants_steps()
-    }
-    #[inline(always)]
-    fn step(&mut self, offset: u32, instructions: u64) {
-        self.0.step(offset, instructions);
-        self.1.step(offset, instructions);
+    fn block(&mut self, module: &crate::wasm::Module, func: u32, pc: u32, before: u64) {
+        self.0.block(module, func, pc, before);
+        self.1.block(module, func, pc, before);
     }
 
     #[inline(always)]

@@ -225,13 +225,7 @@ pub(crate) fn invoke<O: Observer>(
     if let FuncKind::Wasm { index, .. } = info.kind {
         obs.enter(index, store.counters.instructions);
     }
-    // An observer that follows every op (source lines) gets the precise loop from the start,
-    // where the exact count is known at each op.
-    let mut stop = if O::STEPS && obs.wants_steps() {
-        Stop::Precise
-    } else {
-        run::<O, false>(store, &mut state, obs, false)
-    };
+    let mut stop = run::<O, false>(store, &mut state, obs, false);
     if let Stop::Precise = stop {
         // With `one-loop` the precise mode is the same copy of the loop with a runtime flag.
         stop = if cfg!(feature = "one-loop") {
@@ -625,6 +619,9 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 pc = t;
             } else {
                 counters.instructions = c;
+                if O::BLOCKS {
+                    obs.block(&inst.module, body.index, t as u32, c - fuel_of(code, t));
+                }
                 pc = t + 1;
             }
             continue;
@@ -750,6 +747,9 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             // always arrives through this op. The fast loop writes it too: without the write its
             // host instructions rose by 6 to 11 % (docs/speed.md, "Fuel charged by the branch").
             block_base = counters.instructions;
+            if O::BLOCKS {
+                obs.block(&inst.module, body.index, pc as u32, block_base);
+            }
             counters.instructions += $n as u64;
         }};
         (Unreachable) => {{ trap!(TrapKind::Unreachable) }};
@@ -1018,11 +1018,6 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
     loop {
         if precise && block_base + body.cum[pc] as u64 > limit {
             exhausted!();
-        }
-        if O::STEPS && precise && !matches!(code[pc], Op::Fuel { .. }) {
-            let offset =
-                body.idx.get(pc).and_then(|&i| body.instr_offsets.get(i as usize)).copied().unwrap_or(0);
-            obs.step(offset, block_base + body.cum[pc] as u64);
         }
         super::ir::dispatch_op!(code[pc], exec_op);
         pc += 1;

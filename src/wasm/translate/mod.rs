@@ -170,6 +170,7 @@ pub(crate) fn translate_function(
     let mut t = Translator {
         module,
         f: CompiledFunc {
+            index,
             num_params,
             num_locals: num_locals as u32,
             instr_offsets: Vec::with_capacity(expect),
