@@ -397,10 +397,11 @@ fn check_tiles(name: &str, d: &Value, seen: &Value) {
             continue;
         }
         let why = t["why"].as_str().unwrap();
-        assert!(why.starts_with("No byte here received instructions"), "{name}: {why}");
+        assert!(why.starts_with("No instructions here: "), "{name}: {why}");
         let base = u(&t["page"]) * 65536;
-        if stack.is_some_and(|(a, b)| a < base + 65536 && b > base) {
-            assert!(why.contains("writes to the stack are not attributed"), "{name}: {why}");
+        if let Some((a, b)) = stack.filter(|(a, b)| *a < base + 65536 && *b > base) {
+            let stack = format!("writes to the stack (0x{a:05x}–0x{:05x}) are not attributed", b - 1);
+            assert!(why.contains(&stack), "{name}: {why}");
         }
     }
     // One label per hot byte at every bin size, no two overlapping.
