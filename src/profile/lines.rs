@@ -11,7 +11,11 @@
 //! * [`LineRecorder`] follows every op of a run ([`Observer::step`], the interpreter's precise
 //!   loop) and adds each op's instructions and memory accesses to its instruction's line.
 //!   The instructions between two steps go to the later op (docs/counting.md: an op stands
-//!   for the instructions it completes), so the lines' instructions add up to the run's count.
+//!   for the instructions it completes), so the lines' instructions add up to the run's count;
+//!   at a call's enter and a function's leave the ones since the last step go to the op
+//!   executing then (the call, the returning function's last op: its final `end` may complete
+//!   after its last step), so that a function's lines add up to its self instructions in the
+//!   call tree ([`crate::profile::calltree`]), which switches functions at the same events.
 
 use alloc::collections::BTreeMap;
 use alloc::string::String;
@@ -52,9 +56,12 @@ pub struct LineTable {
     bodies: Vec<(u64, u64)>,
 }
 
+/// A range `[start, end)` of module offsets.
+type Span = (u64, u64);
+
 /// The code section's contents in module offsets, `[start, end)`, and each function body's
 /// `[start, end)` (its size field excluded), in order of the defined functions.
-fn code_section(bytes: &[u8]) -> Option<((u64, u64), Vec<(u64, u64)>)> {
+fn code_section(bytes: &[u8]) -> Option<(Span, Vec<Span>)> {
     let mut sections = Sections::new(bytes).ok()?;
     while let Ok(Some(s)) = sections.next_section() {
         if s.id == id::CODE {
@@ -223,6 +230,11 @@ pub struct LineCosts {
     pub bytes_read: u64,
     /// Bytes written, host functions' included.
     pub bytes_written: u64,
+    /// Of `bytes_read`, the bytes host functions read (WASI buffers) during calls on the line;
+    /// the call tree gives these to the host function's own node instead.
+    pub host_bytes_read: u64,
+    /// Of `bytes_written`, the bytes host functions wrote during calls on the line.
+    pub host_bytes_written: u64,
 }
 
 /// Records [`LineCosts`] per source line of a run: an [`Observer`] that asks the interpreter
@@ -262,6 +274,16 @@ impl LineRecorder {
         }
     }
 
+    /// Gives the instructions since the last step, enter or leave to the line of the op
+    /// executing now (at a step: the op about to execute; at an enter or leave: the call, or
+    /// the returning function's last op).
+    #[inline]
+    fn settle(&mut self, instructions: u64) {
+        let n = instructions.saturating_sub(self.last);
+        self.last = instructions;
+        self.costs().instructions += n;
+    }
+
     #[inline]
     fn costs(&mut self) -> &mut LineCosts {
         match self.costs.get_mut(self.current as usize) {
@@ -296,9 +318,17 @@ impl Observer for LineRecorder {
         }
         let at = u64::from(offset).wrapping_sub(self.code_start) as usize;
         self.current = self.of.get(at).copied().unwrap_or(u32::MAX);
-        let n = instructions.saturating_sub(self.last);
-        self.last = instructions;
-        self.costs().instructions += n;
+        self.settle(instructions);
+    }
+    fn enter(&mut self, _: u32, instructions: u64) {
+        if !self.of.is_empty() {
+            self.settle(instructions);
+        }
+    }
+    fn leave(&mut self, instructions: u64) {
+        if !self.of.is_empty() {
+            self.settle(instructions);
+        }
     }
     #[inline]
     fn load(&mut self, _: u64, len: u32, _: u64) {
@@ -325,9 +355,67 @@ impl Observer for LineRecorder {
         c.bytes_written += len;
     }
     fn host_read(&mut self, _: u64, len: u64, _: u64) {
-        self.costs().bytes_read += len;
+        let c = self.costs();
+        c.bytes_read += len;
+        c.host_bytes_read += len;
     }
     fn host_write(&mut self, _: u64, len: u64, _: u64) {
-        self.costs().bytes_written += len;
+        let c = self.costs();
+        c.bytes_written += len;
+        c.host_bytes_written += len;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two functions' bodies at module offsets 10..20 and 20..30, each with two lines
+    /// (file 0): lines 1 and 2 from 10 and 15, lines 7 and 8 from 20 and 25.
+    fn table() -> LineTable {
+        let row = |start, line| Row { start, line: Some(SourceLine { file: 0, line }) };
+        LineTable {
+            files: vec![String::from("a.c")],
+            rows: vec![row(10, 1), row(15, 2), row(20, 7), row(25, 8), Row { start: 30, line: None }],
+            code: (9, 30),
+            bodies: vec![(10, 20), (20, 30)],
+        }
+    }
+
+    #[test]
+    fn instructions_go_to_the_op_running_at_each_step_enter_and_leave() {
+        let t = table();
+        let mut r = LineRecorder::new(Some(&t));
+        let line = |body, line| Site { body, line: SourceLine { file: 0, line } };
+        r.step(11, 1); // body 0, line 1: 1
+        r.step(16, 3); // body 0, line 2: 2 (a call)
+        r.enter(1, 3); // nothing since the call's step
+        r.step(21, 4); // body 1, line 7: 1
+        r.store(0, 4, 4);
+        r.step(26, 6); // body 1, line 8: 2
+        r.leave(7); // its final `end`, completed after its last step: line 8
+        r.step(12, 9); // body 0, line 1 again: 2
+        let (rows, unlined) = r.finish(10); // 1 more for line 1
+        let got: Vec<(Site, u64, u64)> = rows.iter().map(|(s, c)| (*s, c.instructions, c.stores)).collect();
+        assert_eq!(got, [(line(0, 1), 4, 0), (line(0, 2), 2, 0), (line(1, 7), 1, 1), (line(1, 8), 3, 0)]);
+        assert_eq!(unlined, LineCosts::default());
+    }
+
+    #[test]
+    fn host_bytes_are_kept_apart() {
+        let t = table();
+        let mut r = LineRecorder::new(Some(&t));
+        r.step(16, 1);
+        r.load(0, 8, 1);
+        r.enter(0, 1);
+        r.host_read(0, 100, 1);
+        r.host_write(0, 30, 1);
+        r.leave(1);
+        let (rows, _) = r.finish(1);
+        let c = rows[0].1;
+        assert_eq!(
+            (c.bytes_read, c.host_bytes_read, c.bytes_written, c.host_bytes_written),
+            (108, 100, 30, 30)
+        );
     }
 }
