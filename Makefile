@@ -165,10 +165,12 @@ tests/programs/rust-wasi.wasm: rust-toolchain.toml tests/programs/rust-wasi/Carg
 # libc.a in the multiarch directories /usr/include/wasm32-wasi and /usr/lib/wasm32-wasi, where
 # Debian's clang looks for --target=wasm32-wasi; there is no separate sysroot), and
 # compiler-rt's builtins for wasm32 (libclang_rt.builtins-wasm32.a, which the link needs) for
-# the C program. Installed only when one is missing (apt-get: as root, or with sudo); the lock
-# timeout lets an apt-get of someone else's finish.
+# the C program; valgrind's callgrind_annotate and golang-go's `go tool pprof`, which read the
+# profile exports in tests/export.rs (golang-go installs in about 15 s). Installed only when one
+# is missing (apt-get: as root, or with sudo); the lock timeout lets an apt-get of someone
+# else's finish.
 WASI_C_PACKAGES := clang lld wasi-libc libclang-rt-14-dev-wasm32
-APT_PACKAGES := chromium $(WASI_C_PACKAGES)
+APT_PACKAGES := chromium $(WASI_C_PACKAGES) valgrind golang-go
 APT_GET = $$( [ "$$(id -u)" = 0 ] || echo sudo ) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600
 .PHONY: apt-packages
 apt-packages:

@@ -54,9 +54,12 @@ pub struct LineTable {
     bodies: Vec<(u64, u64)>,
 }
 
+/// A range `[start, end)` of module offsets.
+type Span = (u64, u64);
+
 /// The code section's contents in module offsets, `[start, end)`, and each function body's
 /// `[start, end)` (its size field excluded), in order of the defined functions.
-fn code_section(bytes: &[u8]) -> Option<((u64, u64), Vec<(u64, u64)>)> {
+fn code_section(bytes: &[u8]) -> Option<(Span, Vec<Span>)> {
     let mut sections = Sections::new(bytes).ok()?;
     while let Ok(Some(s)) = sections.next_section() {
         if s.id == id::CODE {
@@ -225,6 +228,11 @@ pub struct LineCosts {
     pub bytes_read: u64,
     /// Bytes written, host functions' included.
     pub bytes_written: u64,
+    /// Of `bytes_read`, the bytes host functions read (WASI buffers) during calls on the line;
+    /// the call tree gives these to the host function's own node instead.
+    pub host_bytes_read: u64,
+    /// Of `bytes_written`, the bytes host functions wrote during calls on the line.
+    pub host_bytes_written: u64,
 }
 
 /// No site (code without a line), and no block.
@@ -454,8 +462,16 @@ impl Observer for LineRecorder {
     }
     fn host_read(&mut self, _: u64, len: u64, n: u64) {
         self.access(n, len, 0, 0, 0);
+        if self.is_enabled() {
+            let site = self.site_at(n);
+            self.costs(site).host_bytes_read += len;
+        }
     }
     fn host_write(&mut self, _: u64, len: u64, n: u64) {
         self.access(n, 0, len, 0, 0);
+        if self.is_enabled() {
+            let site = self.site_at(n);
+            self.costs(site).host_bytes_written += len;
+        }
     }
 }

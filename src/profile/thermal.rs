@@ -208,7 +208,7 @@ pub struct ThermalRecorder<const ATTRIBUTE: bool = false> {
 #[derive(Debug)]
 pub enum Finish {
     /// The recording is complete.
-    Done(HeatMap),
+    Done(Box<HeatMap>),
     /// Too many writes stayed undecided; run the request again with a recorder made with
     /// [`StackRange::Known`] of this range.
     Rerun(Option<Range>),
@@ -508,7 +508,7 @@ impl<const ATTRIBUTE: bool> ThermalRecorder<ATTRIBUTE> {
             }
             Writers { tree: a.tree, tiles, offsets }
         });
-        Finish::Done(HeatMap { tiles, writers })
+        Finish::Done(Box::new(HeatMap { tiles, writers }))
     }
 }
 

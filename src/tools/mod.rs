@@ -9,8 +9,12 @@
 //! * [`heap`]: `assemblyscript-heap-analyzer-json.wasm` (docs/heap.md), with its own
 //!   rejection mode table.
 //! * [`request`]: the request front ends build from a target, an input and uniforms.
+//! * `export` (feature `std`): a run's call tree and source lines as pprof's `profile.proto`
+//!   and callgrind's text format (docs/report.md, "pprof and callgrind").
 
 pub mod explain;
+#[cfg(feature = "std")]
+pub mod export;
 pub mod heap;
 pub mod modes;
 pub mod page_writes;

@@ -210,7 +210,7 @@ pub fn report_of(run: &mut Run<'_>, options: Options) -> Result<Report, Failure>
     let mut runs = 1;
     let (thermal, (mut pages, mut timeline)) = rec;
     let heat_map = match thermal.finish() {
-        Finish::Done(h) => h,
+        Finish::Done(h) => *h,
         Finish::Rerun(range) => {
             let mut second = recorders(options.first_page, StackRange::Known(range), line_table.as_ref());
             finished = run.execute(&mut second)?;
@@ -218,7 +218,7 @@ pub fn report_of(run: &mut Run<'_>, options: Options) -> Result<Report, Failure>
             let (thermal, rest) = second;
             (pages, timeline) = rest;
             match thermal.finish() {
-                Finish::Done(h) => h,
+                Finish::Done(h) => *h,
                 Finish::Rerun(_) => unreachable!("a known stack range never defers a write"),
             }
         }

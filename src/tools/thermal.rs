@@ -134,14 +134,14 @@ pub fn heat_map_with(run: &mut Run<'_>, options: Options, stack: StackRange) -> 
     // The lowest stack pointer, for the stack region of the labels (not for the pixels).
     let mut lowest = recorder.measured_stack().map(|(low, _)| low as u32);
     let heat_map: HeatMap = match recorder.finish() {
-        Finish::Done(h) => h,
+        Finish::Done(h) => *h,
         Finish::Rerun(range) => {
             lowest = range.map(|(low, _)| low as u32);
             let mut second = ThermalRecorder::new(options.first_page, StackRange::Known(range));
             finished = run.execute(&mut second)?;
             runs = 2;
             match second.finish() {
-                Finish::Done(h) => h,
+                Finish::Done(h) => *h,
                 Finish::Rerun(_) => unreachable!("a known stack range never defers a write"),
             }
         }

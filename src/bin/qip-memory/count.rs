@@ -11,14 +11,18 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use qip_memory::content::form::DEFAULT_CONTENT_TYPE;
+use qip_memory::profile::calltree::CallTreeRecorder;
+use qip_memory::profile::lines::{LineRecorder, LineTable};
 use qip_memory::profile::names::{FunctionNames, NameSource};
-use qip_memory::run::{End, Kind};
+use qip_memory::run::{End, Finished, Kind};
 use qip_memory::tools::Request;
+use qip_memory::tools::export::Profile;
 use qip_memory::tools::page_writes::clamp_budget;
-use qip_memory::wasm::{ExternalKind, FuncIndex, Limits, Module, NoObserver, Store, Value};
+use qip_memory::wasm::{ExternalKind, FuncIndex, Limits, Module, NoObserver, Observer, Store, Value};
 
+use crate::export::ExportArgs;
 use crate::request::rejected;
-use crate::target::{TargetArgs, conclude, failed, read_module};
+use crate::target::{Loaded, TargetArgs, conclude, failed, read_module};
 
 /// The types an argument may have.
 const ARG_TYPES: [&str; 5] = ["i32", "i64", "f32", "f64", "v128"];
@@ -98,31 +102,69 @@ pub fn dump_ir(wasm: &std::path::Path, func: &str, max_module_size: usize) -> Re
     Ok(())
 }
 
-/// `count PROGRAM`: runs the program (a Content target, a WASI command, a module's export)
-/// once, unobserved, and prints its counters, one `name value` per line (docs/counting.md),
-/// then one `result TYPE:VALUE` line per value an export returned: to stdout, or to stderr when
-/// the program links WASI (its stdout is its own). The load and run times go to stderr.
-pub fn count(target: &TargetArgs) -> Result<(), crate::Failure> {
-    let t0 = Instant::now();
-    let loaded = target.load_or(Some("run"))?;
-    let load = t0.elapsed();
-    let t1 = Instant::now();
-    let finished = match loaded.kind {
+/// Runs the loaded target once under `obs`: a Content target through its request (a
+/// rejection as the component's), a program directly.
+fn execute<O: Observer>(
+    target: &TargetArgs,
+    loaded: &Loaded,
+    obs: &mut O,
+) -> Result<Finished, crate::Failure> {
+    match loaded.kind {
         Kind::Content => {
-            let req = target.request(&loaded)?;
+            let req = target.request(loaded)?;
             let budget = clamp_budget(crate::request::budget(target.instruction_budget));
             let parsed = Request::parse(&req.body, DEFAULT_CONTENT_TYPE.as_bytes())
                 .map_err(|r| rejected(r, &req, true))?;
             let mut run = parsed.content_run(budget);
             run.limits = target.limits();
-            run.execute(&mut NoObserver).map_err(|f| rejected(parsed.rejection(f, budget), &req, true))?
+            run.execute(obs).map_err(|f| rejected(parsed.rejection(f, budget), &req, true))
         }
         _ => {
-            let mut run = target.program(&loaded)?;
-            run.execute(&mut NoObserver).map_err(|f| failed(&loaded, f))?
+            let mut run = target.program(loaded)?;
+            run.execute(obs).map_err(|f| failed(loaded, f))
         }
+    }
+}
+
+/// `count PROGRAM`: runs the program (a Content target, a WASI command, a module's export)
+/// once and prints its counters, one `name value` per line (docs/counting.md), then one
+/// `result TYPE:VALUE` line per value an export returned: to stdout, or to stderr when the
+/// program links WASI (its stdout is its own). The load and run times go to stderr.
+///
+/// The run is unobserved, unless `exports` asks for profile files: it is then observed by the
+/// call tree and, for a module with DWARF line tables, the costs per source line (which make
+/// it follow every op), and the files are written before the counters are printed.
+pub fn count(target: &TargetArgs, exports: &ExportArgs) -> Result<(), crate::Failure> {
+    let t0 = Instant::now();
+    let loaded = target.load_or(Some("run"))?;
+    let load = t0.elapsed();
+    let t1 = Instant::now();
+    let (finished, run) = if exports.any() {
+        let table = LineTable::read(&loaded.bytes);
+        let mut obs = (CallTreeRecorder::new(), LineRecorder::new(table.as_ref()));
+        let finished = execute(target, &loaded, &mut obs)?;
+        let run = t1.elapsed();
+        let instructions = finished.counters.instructions;
+        let (tree, lines) = obs;
+        let tree = tree.finish(instructions);
+        let (lines, _) = lines.finish(instructions);
+        let names = FunctionNames::read(&loaded.bytes);
+        let name = crate::wasi_config::argv0_text(&loaded.path);
+        let profile = Profile {
+            tree: &tree,
+            names: &names,
+            module: &finished.module,
+            lines: table.as_ref().map(|t| (t, &lines[..])),
+            instructions,
+            name: &name,
+        };
+        let files = exports.outputs(&profile);
+        crate::out::files(&files.iter().map(|(p, b)| (*p, &b[..])).collect::<Vec<_>>())?;
+        (finished, run)
+    } else {
+        let finished = execute(target, &loaded, &mut NoObserver)?;
+        (finished, t1.elapsed())
     };
-    let run = t1.elapsed();
     crate::out::stderr(&format!(
         "load {:.1} ms, run {:.1} ms ({:.1} M instructions/s)\n",
         load.as_secs_f64() * 1e3,

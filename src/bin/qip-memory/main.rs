@@ -2,9 +2,10 @@
 //! the Content host of `run` is wasmtime.
 //!
 //! Subcommands:
-//! * `count WASM --invoke NAME [--arg TYPE:VALUE]... [--instruction-budget N]`: runs an exported
-//!   function in the bounded interpreter and prints its result and counters, one `name value`
-//!   pair per line (docs/counting.md). See [`count`].
+//! * `count WASM --invoke NAME [--arg TYPE:VALUE]... [--instruction-budget N] [--pprof FILE]
+//!   [--callgrind FILE]`: runs an exported function in the bounded interpreter and prints its
+//!   result and counters, one `name value` pair per line (docs/counting.md), and writes the
+//!   run's profile when asked ([`export`]). See [`count`].
 //! * `page-writes TARGET.wasm [--input TEXT | --input-file PATH] [-u KEY=VALUE]...
 //!   [--instruction-budget N] [--stats]`: the page table CSV of docs/page-table.md, computed
 //!   by the same library function as the component. See [`page_writes`].
@@ -13,8 +14,8 @@
 //!   [--stats]`: the memory heat map of docs/heat-map.md, by the same library function as the
 //!   component; KTX2 and/or PNG. See [`thermal`].
 //! * `report TARGET.wasm [--input TEXT | --input-file PATH] [-u KEY=VALUE]...
-//!   [--instruction-budget N] [--first-page N] -o REPORT.html`: the memory report of
-//!   docs/report.md. See [`report`].
+//!   [--instruction-budget N] [--first-page N] -o REPORT.html [--pprof FILE] [--callgrind FILE]`:
+//!   the memory report of docs/report.md, and the run's profile ([`export`]). See [`report`].
 //! * `run [-F ...]... [-i PATH] STAGE.wasm [-u ...]... [STAGE.wasm ...]... [-o PATH]`: a QIP
 //!   Content host (docs/content.md). See [`run`]. Only with the `host` feature (native
 //!   builds): it runs components on wasmtime, which does not build for `wasm32-wasip2`; the WASI
@@ -30,6 +31,7 @@
 #![deny(missing_docs)]
 
 mod count;
+mod export;
 mod heap;
 #[cfg(feature = "host")]
 mod host;
@@ -168,8 +170,10 @@ enum Command {
         target: TargetArgs,
         /// Print the internal code of function FUNC (an index, func[N], or a name from the
         /// name section or the exports) instead of running anything.
-        #[arg(long, value_name = "FUNC")]
+        #[arg(long, value_name = "FUNC", conflicts_with_all = ["pprof", "callgrind"])]
         dump_ir: Option<String>,
+        #[command(flatten)]
+        exports: export::ExportArgs,
     },
     /// Print the page table CSV of a program's run: a Content target (what
     /// qip-interpret-memory-page-writes-csv.wasm returns for the same request), a WASI
@@ -227,6 +231,8 @@ enum Command {
         /// The HTML file to write.
         #[arg(short = 'o', long, value_name = "REPORT.html")]
         output: PathBuf,
+        #[command(flatten)]
+        exports: export::ExportArgs,
     },
     /// AssemblyScript heap analyzer, compatible with WARPO's as-heap-analyzer.
     Heap(heap::HeapArgs),
@@ -289,10 +295,10 @@ fn main() -> ExitCode {
                 }
             };
         }
-        Command::Count { target, dump_ir: Some(func) } => {
+        Command::Count { target, dump_ir: Some(func), .. } => {
             count::dump_ir(&target.target, func, target.max_module_size)
         }
-        Command::Count { target, dump_ir: None } => count::count(target),
+        Command::Count { target, dump_ir: None, exports } => count::count(target, exports),
         Command::PageWrites { target, output, stats } => {
             page_writes::main(&page_writes::Args { target, output: output.as_deref(), stats: *stats })
         }
@@ -313,8 +319,8 @@ fn main() -> ExitCode {
                 stats: *stats,
             })
         }
-        Command::Report { target, first_page, output } => {
-            report::main(&report::Args { target, first_page: *first_page, output })
+        Command::Report { target, first_page, output, exports } => {
+            report::main(&report::Args { target, first_page: *first_page, output, exports })
         }
         #[cfg(feature = "host")]
         Command::Run(args) => match matches.subcommand_matches("run") {

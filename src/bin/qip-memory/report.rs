@@ -1,7 +1,8 @@
 //! `qip-memory report`: the memory report of docs/report.md, computed by
 //! [`report_of`](qip_memory::tools::report::report_of) over the target's run (a Content
 //! target's through the component's request, [`crate::request`]; a program's built directly,
-//! [`crate::target`]) and written as one self-contained HTML file.
+//! [`crate::target`]) and written as one self-contained HTML file, with the run's profile as
+//! pprof and callgrind files beside it when asked ([`crate::export`]).
 
 use std::path::Path;
 
@@ -12,6 +13,7 @@ use qip_memory::tools::page_writes::clamp_budget;
 use qip_memory::tools::report::{Options, Report, report_of};
 
 use crate::Failure;
+use crate::export::ExportArgs;
 use crate::request::{budget, rejected};
 use crate::target::{Loaded, TargetArgs, conclude, failed};
 
@@ -23,9 +25,12 @@ pub struct Args<'a> {
     pub first_page: u32,
     /// `-o PATH`: the HTML file.
     pub output: &'a Path,
+    /// `--pprof`, `--callgrind`: the profile files.
+    pub exports: &'a ExportArgs,
 }
 
-/// Runs the target and writes the report; prints the file's path and size to stderr.
+/// Runs the target and writes the report and the profile files asked for, all or none; prints
+/// the report's path and size to stderr.
 pub fn main(args: &Args<'_>) -> Result<(), Failure> {
     let loaded = args.target.load()?;
     let options = Options { budget: budget(args.target.instruction_budget), first_page: args.first_page };
@@ -41,7 +46,10 @@ pub fn main(args: &Args<'_>) -> Result<(), Failure> {
         }
     };
     let html = r.to_html();
-    crate::out::files(&[(args.output, html.as_bytes())])?;
+    let profiles = args.exports.outputs(&r.profile());
+    let mut outputs: Vec<(&Path, &[u8])> = vec![(args.output, html.as_bytes())];
+    outputs.extend(profiles.iter().map(|(p, b)| (*p, &b[..])));
+    crate::out::files(&outputs)?;
     crate::out::stderr(&format!(
         "wrote {} ({} bytes: {} functions, {} tiles, {} instructions)\n",
         args.output.display(),
