@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use qip_memory::content::form::DEFAULT_CONTENT_TYPE;
-use qip_memory::image::view::{self, Metric};
+use qip_memory::image::view::{self, HotByte, Metric};
 use qip_memory::run::Kind;
 use qip_memory::tools::Request;
 use qip_memory::tools::page_writes::clamp_budget;
@@ -63,7 +63,9 @@ pub fn main(args: &Args<'_>) -> Result<(), Failure> {
     };
     let view = match args.view {
         Some(_) => {
-            let pic = view::render(&out.heat_map, &out.regions, &out.heat_map.hottest(HOTTEST), args.metric);
+            let hottest: Vec<HotByte> =
+                out.heat_map.hottest(HOTTEST).into_iter().map(|hot| HotByte { hot, writer: None }).collect();
+            let pic = view::render(&out.heat_map, &out.regions, &hottest, args.metric);
             crate::png::encode(pic.width as u32, pic.height as u32, &pic.rgba)?
         }
         None => Vec::new(),
