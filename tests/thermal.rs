@@ -527,17 +527,18 @@ fn real_targets_equal_the_reference_definition() {
 /// data and input bytes never touched their tints; the rest background.
 #[test]
 fn view_colours_counted_by_hand() {
-    use qip_memory::image::view::{self, BACKGROUND, DATA, INPUT, Metric, TOUCHED, cell_origin, viridis};
+    use qip_memory::image::view::{self, BACKGROUND, DATA, HotByte, INPUT, Metric, TOUCHED, viridis};
     let module = wat::parse_str(TARGET).unwrap();
     let t = heat(&request(&module, Some(b"abc"), &[]), false, 0).unwrap();
     // Colours first without the rings of the hottest bytes (they are drawn over neighbours).
     let pic = view::render(&t.heat_map, &t.regions, &[], Metric::Instructions);
-    // 2 · 16 + 512 wide; a 64-pixel header, then per tile 24 + 512 + 16.
-    assert_eq!((pic.width, pic.height), (544, 64 + 4 * 552));
+    // Four tiles in a grid of 3 per row: 16 + 3 · 528 wide; the 64-pixel header, then two
+    // rows of 24 + 512 + 16.
+    assert_eq!((pic.width, pic.height), (1600, 64 + 2 * 552));
     assert!(pic.rgba.chunks_exact(4).all(|p| p[3] == 255), "opaque");
     let at = |addr: u64| {
         let tile = t.pages.iter().position(|&p| p == addr / 65536).unwrap();
-        let (x, y) = cell_origin(tile, addr);
+        let (x, y) = pic.layout.cell_origin(tile, addr);
         let c = pic.get(x, y);
         // The whole 2 × 2 cell has one colour (rings are drawn outside the cell).
         assert_eq!([pic.get(x + 1, y), pic.get(x, y + 1), pic.get(x + 1, y + 1)], [c; 3], "{addr}");
@@ -555,26 +556,31 @@ fn view_colours_counted_by_hand() {
     for c in [at(65539), at(65537), at(65542)] {
         assert!(c != BACKGROUND && c != TOUCHED);
     }
-    // The labels are drawn: text-coloured pixels in each tile's label row.
+    // The captions are drawn: text-coloured pixels in the rows above each tile (tiles 0, 1
+    // and 2 side by side at x = 16, 544, 1,072; tile 3 below tile 0).
     for tile in 0..4 {
-        let (_, y) = cell_origin(tile, t.pages[tile] * 65536);
-        let row = (y - 18..y - 4).flat_map(|yy| (16..300).map(move |x| (x, yy)));
+        let (x, y) = pic.layout.cell_origin(tile, t.pages[tile] * 65536);
+        assert_eq!((x, y), [(16, 88), (544, 88), (1072, 88), (16, 640)][tile]);
+        let row = (y - 18..y - 4).flat_map(|yy| (x..x + 284).map(move |xx| (xx, yy)));
         assert!(row.filter(|&(x, yy)| pic.get(x, yy) == [200, 206, 216]).count() > 50, "tile {tile}");
     }
-    // With the hottest bytes: a ring of radius 6 around each cell's centre, and a rank.
-    let ringed = view::render(&t.heat_map, &t.regions, &t.heat_map.hottest(16), Metric::Instructions);
-    let (x, y) = cell_origin(1, 65536);
+    // With the hottest bytes: a ring of radius 6 around each cell's centre, and a number.
+    let hottest: Vec<HotByte> =
+        t.heat_map.hottest(16).into_iter().map(|hot| HotByte { hot, writer: None }).collect();
+    let ringed = view::render(&t.heat_map, &t.regions, &hottest, Metric::Instructions);
+    let (x, y) = ringed.layout.cell_origin(1, 65536);
     assert_eq!(ringed.get(x + 1 - 6, y + 1), [255, 90, 54]);
     assert_eq!(ringed.get(x + 1, y + 1 - 6), [255, 90, 54]);
     // Every hot byte's cell stays visible, even where a neighbour's ring passes.
     for h in t.heat_map.hottest(16) {
-        let (x, y) = cell_origin(1, h.addr);
-        assert_eq!(ringed.get(x, y), pic.get(x, y), "{}", h.addr);
+        let (x, y) = ringed.layout.cell_origin(1, h.addr);
+        let (px, py) = pic.layout.cell_origin(1, h.addr);
+        assert_eq!(ringed.get(x, y), pic.get(px, py), "{}", h.addr);
     }
     // Loops: only 65,537 and 65,538 got one each, so they are the top colour.
     let loops = view::render(&t.heat_map, &t.regions, &[], Metric::Loops);
-    let (x, y) = cell_origin(1, 65537);
+    let (x, y) = loops.layout.cell_origin(1, 65537);
     assert_eq!(loops.get(x, y), [0xfd, 0xe7, 0x25]);
-    let (x, y) = cell_origin(1, 65539);
+    let (x, y) = loops.layout.cell_origin(1, 65539);
     assert_eq!(loops.get(x, y), TOUCHED);
 }

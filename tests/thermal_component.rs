@@ -261,7 +261,7 @@ fn run_refuses_what_it_cannot_re_encode() {
 #[test]
 fn view_png_is_the_library_picture() {
     use qip_memory::content::form::DEFAULT_CONTENT_TYPE;
-    use qip_memory::image::view::{self, Metric};
+    use qip_memory::image::view::Metric;
     let out = tmp("view.png");
     let o = qip_memory(&[
         "thermal",
@@ -279,8 +279,12 @@ fn view_png_is_the_library_picture() {
     let (w, h, rgba) = decode_png(&std::fs::read(&out).unwrap());
     let req = request(QR, "https://example.com");
     let options = qip_memory::tools::thermal::Options { budget: 10_000_000, normalize: true, first_page: 0 };
-    let t = qip_memory::tools::thermal::thermal(&req, DEFAULT_CONTENT_TYPE.as_bytes(), options).unwrap();
-    let pic = view::render(&t.heat_map, &t.regions, &t.heat_map.hottest(16), Metric::Calls);
+    // `--view` records the writers, for the legend.
+    let mut run = qip_memory::tools::Request::parse(&req, DEFAULT_CONTENT_TYPE.as_bytes())
+        .unwrap()
+        .content_run(10_000_000);
+    let t = qip_memory::tools::thermal::heat_map_with_writers(&mut run, options).unwrap();
+    let pic = t.view(16, Metric::Calls);
     assert_eq!((w as usize, h as usize), (pic.width, pic.height));
     assert!(rgba == pic.rgba, "the PNG is the library's picture");
     assert!(rgba.chunks_exact(4).all(|p| p[3] == 255));

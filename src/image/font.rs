@@ -1,6 +1,7 @@
 //! A 5 × 7 bitmap font of our own for the labels of [`super::view`]: digits, lower-case
-//! letters, `M` and `K`, and the punctuation the labels use. Characters without a glyph are
-//! drawn as a hollow box.
+//! letters (other upper-case letters than `M` and `K` are drawn lower-case), the punctuation
+//! of the labels and of function names (`_ < > [ ] { } & $ ~ * ! ' " ; ? | @ % \`), and the
+//! ellipsis `…` of elided names. Characters without a glyph are drawn as a hollow box.
 
 /// Glyph width and height in font pixels; glyphs advance by `WIDTH + 1`.
 pub const WIDTH: usize = 5;
@@ -58,6 +59,27 @@ const GLYPHS: &[(char, [&str; HEIGHT])] = &[
     ('+', ["     ", "  #  ", "  #  ", "#####", "  #  ", "  #  ", "     "]),
     ('#', [" # # ", " # # ", "#####", " # # ", "#####", " # # ", " # # "]),
     ('=', ["     ", "     ", "#####", "     ", "#####", "     ", "     "]),
+    ('_', ["     ", "     ", "     ", "     ", "     ", "     ", "#####"]),
+    ('<', ["   # ", "  #  ", " #   ", "#    ", " #   ", "  #  ", "   # "]),
+    ('>', [" #   ", "  #  ", "   # ", "    #", "   # ", "  #  ", " #   "]),
+    ('[', [" ### ", " #   ", " #   ", " #   ", " #   ", " #   ", " ### "]),
+    (']', [" ### ", "   # ", "   # ", "   # ", "   # ", "   # ", " ### "]),
+    ('{', ["  ## ", " #   ", " #   ", "##   ", " #   ", " #   ", "  ## "]),
+    ('}', [" ##  ", "   # ", "   # ", "   ##", "   # ", "   # ", " ##  "]),
+    ('&', [" ##  ", "#  # ", "# #  ", " #   ", "# # #", "#  # ", " ## #"]),
+    ('$', ["  #  ", " ####", "# #  ", " ### ", "  # #", "#### ", "  #  "]),
+    ('~', ["     ", "     ", " #   ", "# # #", "   # ", "     ", "     "]),
+    ('*', ["     ", "  #  ", "# # #", " ### ", "# # #", "  #  ", "     "]),
+    ('!', ["  #  ", "  #  ", "  #  ", "  #  ", "  #  ", "     ", "  #  "]),
+    ('\'', ["  #  ", "  #  ", "     ", "     ", "     ", "     ", "     "]),
+    ('"', [" # # ", " # # ", "     ", "     ", "     ", "     ", "     "]),
+    (';', ["     ", " ##  ", " ##  ", "     ", " ##  ", "  #  ", " #   "]),
+    ('?', [" ### ", "#   #", "    #", "   # ", "  #  ", "     ", "  #  "]),
+    ('|', ["  #  ", "  #  ", "  #  ", "  #  ", "  #  ", "  #  ", "  #  "]),
+    ('@', [" ### ", "#   #", "# ###", "# # #", "# ###", "#    ", " ####"]),
+    ('%', ["##   ", "##  #", "   # ", "  #  ", " #   ", "#  ##", "   ##"]),
+    ('\\', ["     ", "#    ", " #   ", "  #  ", "   # ", "    #", "     "]),
+    ('\u{2026}', ["     ", "     ", "     ", "     ", "     ", "     ", "# # #"]),
 ];
 
 const MISSING: [&str; HEIGHT] = ["#####", "#   #", "#   #", "#   #", "#   #", "#   #", "#####"];
@@ -116,5 +138,21 @@ mod tests {
         assert_eq!(set.len(), 40);
         assert!(set.contains(&(14, 20)) && set.contains(&(15, 21)));
         assert_eq!(text_width("page 16", 2), 84);
+    }
+
+    #[test]
+    fn function_names_have_glyphs() {
+        // Names as the legend shows them: demangled Rust, AssemblyScript paths, `func[N]`,
+        // imports, and an elided one.
+        let names = "<alloc::vec::Vec<T> as core::ops::drop::Drop>::drop {closure#0} ~lib/rt/tlsf/allocate \
+                     func[12] wasi_snapshot_preview1.fd_write &mut $f! 'a \"s\"; a?b|c@d%e\\f qr\u{2026}ode";
+        for c in names.chars() {
+            assert!(glyph(c) != &MISSING, "{c:?} has no glyph");
+        }
+        // Upper-case letters other than K and M are drawn lower-case.
+        assert_eq!(glyph('V'), glyph('v'));
+        assert!(glyph('K') != glyph('k'));
+        // One glyph per character, whatever its UTF-8 length.
+        assert_eq!(text_width("a\u{2026}", 1), 12);
     }
 }

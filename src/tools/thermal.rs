@@ -1,11 +1,15 @@
 //! `qip-interpret-memory-thermal-ktx2.wasm` as a library function: a multipart request in, the
 //! memory heat map as a KTX2 file out (docs/request.md, docs/heat-map.md).
 
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::page_writes::{DEFAULT_BUDGET, clamp_budget};
 use super::{Rejection, Request};
 use crate::image::ktx2;
+use crate::image::view::{self, HotByte, Metric, Picture};
+use crate::profile::calltree::CallTree;
+use crate::profile::names::FunctionNames;
 use crate::profile::pages::Regions;
 use crate::profile::thermal::{Finish, HeatMap, Hot, Initialized, Scale, StackRange, ThermalRecorder};
 use crate::run::{Cause, Failure, Finished, Run};
@@ -62,12 +66,48 @@ pub struct Thermal {
     pub regions: Regions,
     /// The finished run (how it ended, its layout).
     pub finished: Finished,
+    /// Who did the writes, when recorded ([`heat_map_with_writers`]).
+    pub writers: Option<WriterNames>,
+}
+
+/// The writers of a heat map recorded with attribution, for people: the run's
+/// calling-context tree, finished, and the module's function names.
+#[derive(Debug, Clone)]
+pub struct WriterNames {
+    /// The calling-context tree whose nodes [`Hot::writer`] names.
+    pub tree: CallTree,
+    /// The target's function names.
+    pub names: FunctionNames,
+}
+
+impl WriterNames {
+    /// The name of the innermost function of call-tree node `node` (a [`Hot::writer`]);
+    /// `None` for [`crate::profile::thermal::NO_STACK`].
+    pub fn innermost(&self, node: u32) -> Option<String> {
+        self.tree.nodes.get(node as usize).map(|n| self.names.get(n.function))
+    }
 }
 
 impl Thermal {
     /// The RGBA8 pixels (rows top to bottom), i.e. the KTX2 level data.
     pub fn pixels(&self) -> &[u8] {
         &self.ktx2[ktx2::PIXELS_OFFSET..]
+    }
+
+    /// The `n` bytes with the most instructions ([`HeatMap::hottest`]), each with the name of
+    /// its writer when the writers were recorded.
+    pub fn hot_bytes(&self, n: usize) -> Vec<HotByte> {
+        self.heat_map
+            .hottest(n)
+            .into_iter()
+            .map(|hot| HotByte { writer: self.writers.as_ref().and_then(|w| w.innermost(hot.writer)), hot })
+            .collect()
+    }
+
+    /// The heat map drawn for people ([`view::render`]) with `metric`, its `n` hottest bytes
+    /// marked and listed with their writers: `qip-memory thermal --view`.
+    pub fn view(&self, n: usize, metric: Metric) -> Picture {
+        view::render(&self.heat_map, &self.regions, &self.hot_bytes(n), metric)
     }
 }
 
@@ -128,16 +168,40 @@ pub fn heat_map(run: &mut Run<'_>, options: Options) -> Result<Thermal, Failure>
 /// # Errors
 /// As [`heat_map`].
 pub fn heat_map_with(run: &mut Run<'_>, options: Options, stack: StackRange) -> Result<Thermal, Failure> {
-    let mut recorder = ThermalRecorder::new(options.first_page, stack);
-    let mut finished = run.execute(&mut recorder)?;
+    record(run, options, stack, ThermalRecorder::new)
+}
+
+/// [`heat_map`] that also records who did the writes ([`ThermalRecorder::with_attribution`]),
+/// for the picture's legend ([`Thermal::view`]): `qip-memory thermal --view`. The KTX2 file
+/// and every tally are the same as [`heat_map`]'s (attribution only watches); the components
+/// call [`heat_map`], without its cost.
+///
+/// # Errors
+/// As [`heat_map`].
+pub fn heat_map_with_writers(run: &mut Run<'_>, options: Options) -> Result<Thermal, Failure> {
+    record(run, options, StackRange::default(), |first_page, stack| {
+        ThermalRecorder::new(first_page, stack).with_attribution()
+    })
+}
+
+/// Runs `run` under recorders made by `recorder(first_page, stack range)` and gathers the heat
+/// map.
+fn record<const ATTRIBUTE: bool>(
+    run: &mut Run<'_>,
+    options: Options,
+    stack: StackRange,
+    recorder: impl Fn(u32, StackRange) -> ThermalRecorder<ATTRIBUTE>,
+) -> Result<Thermal, Failure> {
+    let mut first = recorder(options.first_page, stack);
+    let mut finished = run.execute(&mut first)?;
     let mut runs = 1;
     // The lowest stack pointer, for the stack region of the labels (not for the pixels).
-    let mut lowest = recorder.measured_stack().map(|(low, _)| low as u32);
-    let heat_map: HeatMap = match recorder.finish() {
+    let mut lowest = first.measured_stack().map(|(low, _)| low as u32);
+    let heat_map: HeatMap = match first.finish() {
         Finish::Done(h) => *h,
         Finish::Rerun(range) => {
             lowest = range.map(|(low, _)| low as u32);
-            let mut second = ThermalRecorder::new(options.first_page, StackRange::Known(range));
+            let mut second = recorder(options.first_page, StackRange::Known(range));
             finished = run.execute(&mut second)?;
             runs = 2;
             match second.finish() {
@@ -160,7 +224,12 @@ pub fn heat_map_with(run: &mut Run<'_>, options: Options, stack: StackRange) -> 
         Initialized { data: &r.data, input: r.input_bytes },
         &mut ktx2[ktx2::PIXELS_OFFSET..],
     );
+    let writers = heat_map.writers.as_ref().map(|w| WriterNames {
+        tree: w.tree.clone().finish(finished.counters.instructions),
+        names: FunctionNames::read(run.module()),
+    });
     Ok(Thermal {
+        writers,
         ktx2,
         width,
         height,

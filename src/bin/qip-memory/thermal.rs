@@ -2,17 +2,18 @@
 //! computed by [`heat_map`](qip_memory::tools::thermal::heat_map) over the target's run (a
 //! Content target's through the component's request, [`crate::request`]; a program's built
 //! directly, [`crate::target`]); written as the component's KTX2 file (`-o`), as a PNG of the
-//! same pixels (`--png`) or as the picture for people (`--view`).
+//! same pixels (`--png`) or as the picture for people (`--view`, recorded with the writers
+//! for its legend: [`heat_map_with_writers`](qip_memory::tools::thermal::heat_map_with_writers)).
 
 use std::path::Path;
 
 use qip_memory::content::form::DEFAULT_CONTENT_TYPE;
-use qip_memory::image::view::{self, Metric};
-use qip_memory::run::Kind;
+use qip_memory::image::view::Metric;
+use qip_memory::run::{Kind, Run};
 use qip_memory::tools::Request;
 use qip_memory::tools::page_writes::clamp_budget;
 use qip_memory::tools::report::HOTTEST;
-use qip_memory::tools::thermal::{Options, Thermal, heat_map};
+use qip_memory::tools::thermal::{Options, Thermal, heat_map, heat_map_with_writers};
 
 use crate::Failure;
 use crate::request::{budget, rejected};
@@ -50,11 +51,13 @@ pub fn main(args: &Args<'_>) -> Result<(), Failure> {
         normalize: args.normalize,
         first_page: args.first_page,
     };
+    // The picture's legend names the writers: only `--view` records them.
+    let record = if args.view.is_some() { heat_map_with_writers } else { heat_map };
     let out = match loaded.kind {
-        Kind::Content => content(args.target, &loaded, options, args.stats)?,
+        Kind::Content => content(args.target, &loaded, options, args.stats, record)?,
         _ => {
             let mut run = args.target.program(&loaded)?;
-            heat_map(&mut run, options).map_err(|f| failed(&loaded, f))?
+            record(&mut run, options).map_err(|f| failed(&loaded, f))?
         }
     };
     let png = match args.png {
@@ -63,7 +66,7 @@ pub fn main(args: &Args<'_>) -> Result<(), Failure> {
     };
     let view = match args.view {
         Some(_) => {
-            let pic = view::render(&out.heat_map, &out.regions, &out.heat_map.hottest(HOTTEST), args.metric);
+            let pic = out.view(HOTTEST, args.metric);
             crate::png::encode(pic.width as u32, pic.height as u32, &pic.rgba)?
         }
         None => Vec::new(),
@@ -98,15 +101,24 @@ pub fn main(args: &Args<'_>) -> Result<(), Failure> {
     conclude(&loaded, &out.finished, true)
 }
 
+/// How a heat map is recorded: [`heat_map`] or [`heat_map_with_writers`].
+type Record = fn(&mut Run<'_>, Options) -> Result<Thermal, qip_memory::run::Failure>;
+
 /// A Content target's heat map through its request, a rejection as the component's.
-fn content(target: &TargetArgs, loaded: &Loaded, options: Options, stats: bool) -> Result<Thermal, Failure> {
+fn content(
+    target: &TargetArgs,
+    loaded: &Loaded,
+    options: Options,
+    stats: bool,
+    record: Record,
+) -> Result<Thermal, Failure> {
     let req = target.request(loaded)?;
     let budget = clamp_budget(options.budget);
     let parsed =
         Request::parse(&req.body, DEFAULT_CONTENT_TYPE.as_bytes()).map_err(|r| rejected(r, &req, stats))?;
     let mut run = parsed.content_run(budget);
     run.limits = target.limits();
-    heat_map(&mut run, options).map_err(|f| rejected(parsed.rejection(f, budget), &req, stats))
+    record(&mut run, options).map_err(|f| rejected(parsed.rejection(f, budget), &req, stats))
 }
 
 /// `-o` writes KTX2 bytes: a name ending in anything but `.ktx2` (any case) would hide them
