@@ -470,7 +470,55 @@ fn check_tables(name: &str, d: &Value, seen: &Value) -> Vec<String> {
 
     // The page table, one row per CSV row.
     assert_eq!(seen["pages"].as_array().unwrap().len(), d["pages"].as_array().unwrap().len());
+    check_lines(name, d, seen);
     rows.iter().map(|r| r[0].as_str().unwrap().to_owned()).collect()
+}
+
+/// The Source lines table: without line tables a note that says how to get them and no
+/// table; with them one row per site that ran (at most 400, most instructions first), each
+/// equal to a row of the data, and the note's count of lines and of unlined instructions.
+fn check_lines(name: &str, d: &Value, seen: &Value) {
+    let note = seen["lines_note"].as_str().unwrap();
+    let Some(lines) = d["lines"].as_object() else {
+        assert_eq!(seen["lines"], Value::Null, "{name}: no table without line tables");
+        assert!(note.contains("debug = \"line-tables-only\"") && note.contains("-g"), "{name}: {note}");
+        return;
+    };
+    let files = lines["files"].as_array().unwrap();
+    let expected: Vec<Vec<String>> = lines["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let f = u(&r["function"]);
+            let fname = d["names"][f.to_string()].as_str().map_or(format!("func[{f}]"), str::to_owned);
+            let mut row =
+                vec![format!("{}:{}", files[u(&r["file"]) as usize].as_str().unwrap(), u(&r["line"])), fname];
+            for k in ["instructions", "loads", "stores", "bytes_read", "bytes_written"] {
+                row.push(thousands(u(&r[k])));
+            }
+            row
+        })
+        .collect();
+    assert_eq!(seen["lines_head"][0][0], "file:line", "{name}");
+    let shown: Vec<Vec<String>> = serde_json::from_value(seen["lines"].clone()).unwrap();
+    assert_eq!(shown.len(), expected.len().min(400), "{name}");
+    let number = |s: &str| s.replace(',', "").parse::<u64>().unwrap();
+    for w in shown.windows(2) {
+        assert!(number(&w[0][2]) >= number(&w[1][2]), "{name}: most instructions first");
+    }
+    for r in &shown {
+        // A long path is shown with its start elided; the cell's whole text is its title.
+        let found = expected.iter().any(|e| {
+            e[1..] == r[1..] && (e[0] == r[0] || r[0].starts_with('…') && e[0].ends_with(&r[0][3..]))
+        });
+        assert!(found, "{name}: {r:?} is not a row of the data");
+    }
+    assert!(note.contains(&format!("{} lines ran", thousands(expected.len() as u64))), "{name}: {note}");
+    assert!(
+        note.contains(&format!("{} instructions", thousands(u(&lines["unlined"]["instructions"])))),
+        "{name}: {note}"
+    );
 }
 
 /// Clicking functions' rows and the hottest byte's.
@@ -573,6 +621,9 @@ fn rust_program_report_in_chromium() {
     let (d, names) = check("rust-wasi", &html);
     assert_eq!(d["program"]["kind"], "command");
     assert!(names.iter().any(|n| n == "wordfreq::main"), "{names:?}");
+    // Built with line tables (tests/programs/rust-wasi/Cargo.toml): main's lines are rows.
+    let files = d["lines"]["files"].as_array().expect("the Rust program's line tables");
+    assert!(files.iter().any(|f| f.as_str().unwrap().ends_with("src/main.rs")), "{files:?}");
 }
 
 /// A target whose function names would end or re-enter the data's script element if they

@@ -86,7 +86,7 @@ pub struct Node {
     /// Frames from the root, 1 for a root.
     pub depth: u32,
     /// The module offset of the call instruction that first entered this path, or
-    /// [`NO_OFFSET`] for a root or when the run did not follow every op ([`Observer::step`]).
+    /// [`NO_OFFSET`] for a root or without line tables (the offsets come from [`crate::profile::lines::LineRecorder`]).
     pub call_site: u32,
     /// Times this path was entered.
     pub entries: u64,

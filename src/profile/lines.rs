@@ -172,7 +172,7 @@ impl LineTable {
 
     /// The site of every byte of the code section, as an index into the returned sites (the
     /// distinct (defined function, line) pairs, in first-seen order) or `u32::MAX` for none:
-    /// what [`LineRecorder`] looks up at every op.
+    /// what [`LineRecorder`] looks up for each instruction of a fuel block.
     fn dense(&self) -> (Vec<u32>, Vec<Site>) {
         let (start, end) = self.code;
         let mut of = vec![u32::MAX; (end - start) as usize];

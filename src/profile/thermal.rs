@@ -37,7 +37,7 @@ use crate::wasm::Observer;
 /// the writing instruction or [`NO_OFFSET`])` (see `writers`).
 type SlotWriters = Box<[(u32, u32, u32)]>;
 
-/// The offset of a write whose instruction is not known (the run did not follow every op).
+/// The offset of a write whose instruction is not known (no line tables were read).
 pub const NO_OFFSET: u32 = crate::profile::calltree::NO_OFFSET;
 
 /// Most tiles in an image (docs/heat-map.md, "Tiles"; 32 · 256 = 8,192 rows, the KTX2 limit QIP
@@ -166,7 +166,7 @@ pub struct Writers {
     /// that gave the byte the most instructions (the first of equals), or [`NO_STACK`].
     pub tiles: Vec<Box<[u32]>>,
     /// Per tile, parallel to `tiles`: the module offset of that write's instruction, or
-    /// [`NO_OFFSET`] (known only when the run followed every op, for source lines).
+    /// [`NO_OFFSET`] (known only with line tables, for source lines).
     pub offsets: Vec<Box<[u32]>>,
 }
 

@@ -82,6 +82,9 @@ try {
   out.functions = await rows("#function-table");
   out.functions_head = await heads("#function-table");
   out.pages = await rows("#page-table");
+  out.lines = await page.$("#line-table") ? await rows("#line-table") : null;
+  out.lines_head = await page.$("#line-table") ? await heads("#line-table") : null;
+  out.lines_note = await page.$eval("#lines-note", n => n.textContent);
 
   // The hot-byte labels at every bin size.
   const labels = () => page.$$eval(".hot-label", ls => ls.map(l => { const r = l.getBoundingClientRect();

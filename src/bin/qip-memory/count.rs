@@ -132,8 +132,8 @@ fn execute<O: Observer>(
 /// program links WASI (its stdout is its own). The load and run times go to stderr.
 ///
 /// The run is unobserved, unless `exports` asks for profile files: it is then observed by the
-/// call tree and, for a module with DWARF line tables, the costs per source line (which make
-/// it follow every op), and the files are written before the counters are printed.
+/// call tree and, for a module with DWARF line tables, the costs per source line,
+/// and the files are written before the counters are printed.
 pub fn count(target: &TargetArgs, exports: &ExportArgs) -> Result<(), crate::Failure> {
     let t0 = Instant::now();
     let loaded = target.load_or(Some("run"))?;
