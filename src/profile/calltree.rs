@@ -306,7 +306,7 @@ impl CallTreeRecorder {
 }
 
 impl Observer for CallTreeRecorder {
-    const BLOCKS: bool = true;
+    const BLOCKS: bool = <LineRecorder as Observer>::BLOCKS;
 
     #[inline]
     fn block(&mut self, module: &Module, func: u32, pc: u32, before: u64) {

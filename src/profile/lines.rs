@@ -288,9 +288,12 @@ impl LineRecorder {
         }
     }
 
-    /// Whether the recorder has a line table (else it records nothing).
+    /// Whether the recorder has a line table (else it records nothing). Always false without
+    /// the `std` feature: the Content components read no DWARF, so their builds leave the
+    /// recorder's work out (docs/components.md, the report's code section bound).
+    #[inline]
     pub fn is_enabled(&self) -> bool {
-        !self.of.is_empty()
+        cfg!(feature = "std") && !self.of.is_empty()
     }
 
     /// The site of the instruction at module offset `offset`.
@@ -388,6 +391,9 @@ impl LineRecorder {
     /// block; [`NO_OFFSET`](crate::profile::calltree::NO_OFFSET) otherwise or without a table.
     #[inline]
     pub fn offset_at(&self, instructions: u64) -> u32 {
+        if !self.is_enabled() {
+            return crate::profile::calltree::NO_OFFSET;
+        }
         let Some(block) = self.blocks.get(self.current as usize) else {
             return crate::profile::calltree::NO_OFFSET;
         };
@@ -435,7 +441,7 @@ impl LineRecorder {
 }
 
 impl Observer for LineRecorder {
-    const BLOCKS: bool = true;
+    const BLOCKS: bool = cfg!(feature = "std");
 
     #[inline]
     fn block(&mut self, module: &Module, func: u32, pc: u32, before: u64) {

@@ -515,7 +515,7 @@ impl<const ATTRIBUTE: bool> ThermalRecorder<ATTRIBUTE> {
 /// With attribution, every event also goes to the calling-context tree (its node is the
 /// writer of the writes that follow), before the recorder's own handling.
 impl<const ATTRIBUTE: bool> Observer for ThermalRecorder<ATTRIBUTE> {
-    const BLOCKS: bool = ATTRIBUTE;
+    const BLOCKS: bool = ATTRIBUTE && <CallTreeRecorder as Observer>::BLOCKS;
 
     #[inline]
     fn block(&mut self, module: &crate::wasm::Module, func: u32, pc: u32, before: u64) {

@@ -224,7 +224,9 @@ fn record<const ATTRIBUTE: bool>(
         Initialized { data: &r.data, input: r.input_bytes },
         &mut ktx2[ktx2::PIXELS_OFFSET..],
     );
-    let writers = heat_map.writers.as_ref().map(|w| WriterNames {
+    // Only with attribution: so that the components' builds (no attribution) leave the tree's
+    // finishing and the name section's reading (Rust demangling) out of their code.
+    let writers = heat_map.writers.as_ref().filter(|_| ATTRIBUTE).map(|w| WriterNames {
         tree: w.tree.clone().finish(finished.counters.instructions),
         names: FunctionNames::read(run.module()),
     });
