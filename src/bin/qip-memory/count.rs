@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use qip_memory::content::form::DEFAULT_CONTENT_TYPE;
 use qip_memory::profile::calltree::CallTreeRecorder;
-use qip_memory::profile::lines::{LineRecorder, LineTable};
+use qip_memory::profile::lines::LineTable;
 use qip_memory::profile::names::{FunctionNames, NameSource};
 use qip_memory::run::{End, Finished, Kind};
 use qip_memory::tools::Request;
@@ -141,13 +141,12 @@ pub fn count(target: &TargetArgs, exports: &ExportArgs) -> Result<(), crate::Fai
     let t1 = Instant::now();
     let (finished, run) = if exports.any() {
         let table = LineTable::read(&loaded.bytes);
-        let mut obs = (CallTreeRecorder::new(), LineRecorder::new(table.as_ref()));
+        // The tree owns the line recorder, as the report's does: the call sites' lines.
+        let mut obs = CallTreeRecorder::with_lines(table.as_ref());
         let finished = execute(target, &loaded, &mut obs)?;
         let run = t1.elapsed();
         let instructions = finished.counters.instructions;
-        let (tree, lines) = obs;
-        let tree = tree.finish(instructions);
-        let (lines, _) = lines.finish(instructions);
+        let (tree, (lines, _)) = obs.finish_lines(instructions);
         let names = FunctionNames::read(&loaded.bytes);
         let name = crate::wasi_config::argv0_text(&loaded.path);
         let profile = Profile {
