@@ -331,12 +331,38 @@ impl LineRecorder {
             self.index.resize_with(f + 1, || None);
         }
         let ids = self.index[f].get_or_insert_with(|| vec![0; body.code.len()].into_boxed_slice());
-        let (n, first) = match body.code.get(pc as usize) {
-            Some(crate::wasm::ir::Op::Fuel { n, first }) => (*n as usize, *first as usize),
+        let n = match body.code.get(pc as usize) {
+            Some(crate::wasm::ir::Op::Fuel { n, .. }) => *n as usize,
             _ => return NONE,
         };
-        let offsets: Box<[u32]> =
-            body.instr_offsets.get(first..first + n).unwrap_or(&[]).iter().copied().collect();
+        // The block's k-th counted instruction (1-based) is completed by the op whose `cum`
+        // (its position in the block) is the first at or past k: an op stands for its own
+        // instruction and for those it absorbed (the `local.get`s an add reads directly), so
+        // those count on its line, as in docs/counting.md. The counted instructions are not
+        // always consecutive in the function (a `block` or `nop` counts nothing), so they are
+        // found through the ops, not from the block's first instruction.
+        let mut offsets = vec![0u32; n];
+        let mut done = 0usize;
+        let mut last = None;
+        for p in pc as usize + 1..body.code.len() {
+            if matches!(body.code[p], crate::wasm::ir::Op::Fuel { .. }) || done >= n {
+                break;
+            }
+            let cum = (body.cum.get(p).copied().unwrap_or(0) as usize).min(n);
+            let Some(&offset) = body.idx.get(p).and_then(|&i| body.instr_offsets.get(i as usize)) else {
+                continue;
+            };
+            if cum > done {
+                offsets[done..cum].fill(offset);
+                done = cum;
+            }
+            last = Some(offset);
+        }
+        // A block's final `end`s complete after its last op: on that op's line.
+        if let Some(offset) = last {
+            offsets[done..].fill(offset);
+        }
+        let offsets: Box<[u32]> = offsets.into_boxed_slice();
         let mut runs: Vec<(u32, u32)> = Vec::new();
         for &o in offsets.iter() {
             let site = {
