@@ -33,8 +33,11 @@ const NOT_RUN: &[(&str, &str)] = &[
 /// Commands other than `qip-memory` that the README runs as written, by their first words: the
 /// build of the bundled WASI program its "Profile your own program" section profiles (the
 /// pinned toolchain, found from the program's directory, has the `wasm32-wasip1` target that
-/// `make test` installs), and the directory it writes into.
-const OTHER_TOOLS: &[&str] = &["cd tests/programs/rust-wasi && cargo build ", "mkdir -p "];
+/// `make test` installs), the directory it writes into, and the profilers' own readers of
+/// `--callgrind` and `--pprof` files (Debian's `valgrind` and `golang-go`, which `make test`
+/// installs).
+const OTHER_TOOLS: &[&str] =
+    &["cd tests/programs/rust-wasi && cargo build ", "mkdir -p ", "callgrind_annotate ", "go tool pprof "];
 
 /// Commands rewritten before they run: QIP's `qip run` becomes our host with the same
 /// arguments.
