@@ -244,8 +244,19 @@ const NONE: u32 = u32::MAX;
 #[derive(Debug, Clone)]
 struct Block {
     offsets: Box<[u32]>,
+    /// The site of each of `offsets`, looked up once here rather than at every memory access
+    /// (the per-byte table of the code section is large and its reads miss the cache).
+    sites: Box<[u32]>,
     runs: Box<[(u32, u32)]>,
     full: u64,
+}
+
+/// The site of the instruction at module offset `offset`, in `of` (per byte of the code
+/// section from `code_start`), or [`NONE`].
+#[inline]
+fn site_of(of: &[u32], code_start: u64, offset: u32) -> u32 {
+    let at = u64::from(offset).wrapping_sub(code_start) as usize;
+    of.get(at).copied().unwrap_or(NONE)
 }
 
 /// Records [`LineCosts`] per site (a line of one function) of a run: an [`Observer`] that
@@ -294,13 +305,6 @@ impl LineRecorder {
     #[inline]
     pub fn is_enabled(&self) -> bool {
         cfg!(feature = "std") && !self.of.is_empty()
-    }
-
-    /// The site of the instruction at module offset `offset`.
-    #[inline]
-    fn site_of(&self, offset: u32) -> u32 {
-        let at = u64::from(offset).wrapping_sub(self.code_start) as usize;
-        self.of.get(at).copied().unwrap_or(NONE)
     }
 
     #[inline]
@@ -363,19 +367,16 @@ impl LineRecorder {
             offsets[done..].fill(offset);
         }
         let offsets: Box<[u32]> = offsets.into_boxed_slice();
+        let sites: Box<[u32]> = offsets.iter().map(|&o| site_of(&self.of, self.code_start, o)).collect();
         let mut runs: Vec<(u32, u32)> = Vec::new();
-        for &o in offsets.iter() {
-            let site = {
-                let at = u64::from(o).wrapping_sub(self.code_start) as usize;
-                self.of.get(at).copied().unwrap_or(NONE)
-            };
+        for &site in sites.iter() {
             match runs.last_mut() {
                 Some((k, s)) if *s == site => *k += 1,
                 _ => runs.push((1, site)),
             }
         }
         let id = self.blocks.len() as u32;
-        self.blocks.push(Block { offsets, runs: runs.into_boxed_slice(), full: 0 });
+        self.blocks.push(Block { offsets, sites, runs: runs.into_boxed_slice(), full: 0 });
         if let Some(slot) = ids.get_mut(pc as usize) {
             *slot = id + 1;
         }
@@ -430,7 +431,9 @@ impl LineRecorder {
     /// The site of the instruction counted `instructions`-th (see [`LineRecorder::offset_at`]).
     #[inline]
     fn site_at(&self, instructions: u64) -> u32 {
-        self.site_of(self.offset_at(instructions))
+        let Some(block) = self.blocks.get(self.current as usize) else { return NONE };
+        let k = instructions.wrapping_sub(self.before).wrapping_sub(1);
+        block.sites.get(k as usize).copied().unwrap_or(NONE)
     }
 
     /// Ends the recording: the running block's instructions up to the run's final count
