@@ -36,6 +36,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::programs::{RUST, TempDir, fixture, program};
+use common::report::{data_of, u};
 use serde_json::Value;
 
 fn chromium() -> PathBuf {
@@ -75,18 +76,8 @@ fn percent(part: u64, whole: u64) -> String {
     format!("{:.1} %", 100.0 * part as f64 / whole as f64)
 }
 
-fn u(v: &Value) -> u64 {
-    v.as_u64().unwrap_or_else(|| panic!("not a number: {v}"))
-}
-
 fn f(v: &Value) -> f64 {
     v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
-}
-
-fn data_of(html: &str) -> Value {
-    let start = r#"<script type="application/json" id="qip-memory-data">"#;
-    let (_, rest) = html.split_once(start).expect("the data element");
-    serde_json::from_str(rest.split_once("</script>").unwrap().0).unwrap()
 }
 
 /// A run-length encoded column of a tile, expanded (docs/report.md, "Tiles").

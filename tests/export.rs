@@ -26,6 +26,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use common::programs::{C, TempDir, fixture, program};
+use common::report::{data_of, u};
 use serde_json::Value;
 
 // ------------------------------------------------------------------ tools
@@ -311,17 +312,6 @@ fn count_writes_a_hand_counted_module_as_callgrind_and_pprof() {
 }
 
 // ------------------------------------------------------------------ the C program
-
-fn u(v: &Value) -> u64 {
-    v.as_u64().unwrap_or_else(|| panic!("not a number: {v}"))
-}
-
-/// The report's data object, `<script type="application/json" id="qip-memory-data">`.
-fn data_of(html: &str) -> Value {
-    let start = r#"<script type="application/json" id="qip-memory-data">"#;
-    let (_, rest) = html.split_once(start).expect("the data element");
-    serde_json::from_str(rest.split_once("</script>").unwrap().0).unwrap()
-}
 
 /// `sortuniq harbour.txt out.txt` in a fresh directory under `SUBCOMMAND`, with `OPTIONS`
 /// (paths relative to the directory); the output and the directory.

@@ -17,6 +17,7 @@ use std::path::Path;
 use std::process::Command;
 
 use common::programs::TempDir;
+use common::report::u;
 use qip_memory::profile::lines::LineTable;
 use serde_json::Value;
 
@@ -135,10 +136,6 @@ fn c_report() -> Value {
     let start = r#"<script type="application/json" id="qip-memory-data">"#;
     let json = text.split_once(start).unwrap().1.split_once("</script>").unwrap().0;
     serde_json::from_str(json).unwrap()
-}
-
-fn u(v: &Value) -> u64 {
-    v.as_u64().unwrap_or_else(|| panic!("not a number: {v}"))
 }
 
 #[test]

@@ -30,6 +30,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use common::programs::{C, RUST, TempDir, ZIG, files_in, fixture, program};
+use common::report::{data_of, u};
 use common::wasmtime_wasi::{Reference, run_in_wasmtime};
 use serde_json::Value;
 
@@ -654,17 +655,6 @@ fn ratio_rounds_half_away_from_zero() {
 }
 
 // ------------------------------------------------------------------ 4. the report in chromium
-
-fn u(v: &Value) -> u64 {
-    v.as_u64().unwrap_or_else(|| panic!("not a number: {v}"))
-}
-
-/// The report's data object, `<script type="application/json" id="qip-memory-data">`.
-fn data_of(html: &str) -> Value {
-    let start = r#"<script type="application/json" id="qip-memory-data">"#;
-    let (_, rest) = html.split_once(start).expect("the data element");
-    serde_json::from_str(rest.split_once("</script>").unwrap().0).unwrap()
-}
 
 /// Chromium as tests/browser.rs finds it: `CHROMIUM`, else Debian's; missing, a failure with
 /// the hint (as there, no skipping).

@@ -11,6 +11,7 @@ mod common;
 
 use std::process::Command;
 
+use common::report::{data_of, u};
 use common::request;
 use qip_memory::content::form::DEFAULT_CONTENT_TYPE;
 use qip_memory::tools::page_writes::page_writes;
@@ -61,18 +62,6 @@ const TARGET: &str = r#"(module
 
 fn opts(budget: u32) -> Options {
     Options { budget, first_page: 0 }
-}
-
-/// The embedded data object of an HTML report, parsed by serde_json.
-fn data_of(html: &str) -> Value {
-    let start = r#"<script type="application/json" id="qip-memory-data">"#;
-    let (_, rest) = html.split_once(start).expect("the data element");
-    let (json, _) = rest.split_once("</script>").expect("its end");
-    serde_json::from_str(json).expect("valid JSON")
-}
-
-fn u(v: &Value) -> u64 {
-    v.as_u64().unwrap_or_else(|| panic!("not a number: {v}"))
 }
 
 /// The function names on the path of call-tree node `n` of data object `d`, outermost first

@@ -15,6 +15,7 @@ use std::path::Path;
 use std::process::Command;
 
 use common::content::{Component, artifact, body, check_common, read};
+use common::report::decode_png;
 
 const COMPONENT: &str = "application/wasm/qip-interpret-memory-thermal-ktx2.wasm";
 const QR: &str = "tests/targets/url-to-qr-svg.wasm";
@@ -43,16 +44,6 @@ fn tmp(name: &str) -> String {
     let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("thermal");
     std::fs::create_dir_all(&d).unwrap();
     d.join(name).to_str().unwrap().to_owned()
-}
-
-/// Decodes a PNG with the `png` crate: `(width, height, RGBA bytes)`.
-fn decode_png(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
-    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes)).read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    assert_eq!((info.color_type, info.bit_depth), (png::ColorType::Rgba, png::BitDepth::Eight));
-    buf.truncate(info.buffer_size());
-    (info.width, info.height, buf)
 }
 
 /// `(width, height)` of a KTX2 file, read with the `ktx2` crate.

@@ -8,6 +8,7 @@ mod common;
 
 use std::process::Command;
 
+use common::report::decode_png;
 use common::request;
 use qip_memory::content::form::DEFAULT_CONTENT_TYPE;
 use qip_memory::image::view::{self, HotByte, Layout, Marker, Metric, Picture, Rect, elide, thousands};
@@ -345,16 +346,6 @@ fn legend_names_the_innermost_writer() {
 fn target(name: &str) -> Vec<u8> {
     let path = format!("{}/tests/targets/{name}.wasm", env!("CARGO_MANIFEST_DIR"));
     std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e} (run `make targets` first)"))
-}
-
-/// Decodes a PNG with the `png` crate: `(width, height, RGBA bytes)`.
-fn decode_png(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
-    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes)).read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    assert_eq!((info.color_type, info.bit_depth), (png::ColorType::Rgba, png::BitDepth::Eight));
-    buf.truncate(info.buffer_size());
-    (info.width, info.height, buf)
 }
 
 /// The README's demo, `qip-memory thermal tests/targets/url-to-qr-svg.wasm --input

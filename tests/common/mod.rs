@@ -3,6 +3,7 @@
 
 pub mod content;
 pub mod programs;
+pub mod report;
 pub mod wasmtime_wasi;
 
 /// Byte offsets of the instructions of defined function `index`, read with wasmparser (not
