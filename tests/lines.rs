@@ -17,7 +17,7 @@ use std::path::Path;
 use std::process::Command;
 
 use common::programs::TempDir;
-use common::report::u;
+use common::report::{data_of, u};
 use qip_memory::profile::lines::LineTable;
 use serde_json::Value;
 
@@ -132,10 +132,7 @@ fn c_report() -> Value {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let text = std::fs::read_to_string(&html).unwrap();
-    let start = r#"<script type="application/json" id="qip-memory-data">"#;
-    let json = text.split_once(start).unwrap().1.split_once("</script>").unwrap().0;
-    serde_json::from_str(json).unwrap()
+    data_of(&std::fs::read_to_string(&html).unwrap())
 }
 
 #[test]

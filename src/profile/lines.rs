@@ -418,22 +418,28 @@ impl LineRecorder {
     /// block; [`NO_OFFSET`](crate::profile::calltree::NO_OFFSET) otherwise or without a table.
     #[inline]
     pub fn offset_at(&self, instructions: u64) -> u32 {
-        if !self.is_enabled() {
-            return crate::profile::calltree::NO_OFFSET;
+        match self.running(instructions) {
+            Some((block, k)) => block.offsets[k],
+            None => crate::profile::calltree::NO_OFFSET,
         }
-        let Some(block) = self.blocks.get(self.current as usize) else {
-            return crate::profile::calltree::NO_OFFSET;
-        };
-        let k = instructions.wrapping_sub(self.before).wrapping_sub(1);
-        block.offsets.get(k as usize).copied().unwrap_or(crate::profile::calltree::NO_OFFSET)
     }
 
     /// The site of the instruction counted `instructions`-th (see [`LineRecorder::offset_at`]).
     #[inline]
     fn site_at(&self, instructions: u64) -> u32 {
-        let Some(block) = self.blocks.get(self.current as usize) else { return NONE };
-        let k = instructions.wrapping_sub(self.before).wrapping_sub(1);
-        block.sites.get(k as usize).copied().unwrap_or(NONE)
+        self.running(instructions).map_or(NONE, |(block, k)| block.sites[k])
+    }
+
+    /// The running block and the position in it of the instruction counted
+    /// `instructions`-th, when the recorder is enabled and the instruction lies in the block.
+    #[inline]
+    fn running(&self, instructions: u64) -> Option<(&Block, usize)> {
+        if !self.is_enabled() {
+            return None;
+        }
+        let block = self.blocks.get(self.current as usize)?;
+        let k = instructions.wrapping_sub(self.before).wrapping_sub(1) as usize;
+        (k < block.offsets.len()).then_some((block, k))
     }
 
     /// Ends the recording: the running block's instructions up to the run's final count
@@ -456,7 +462,9 @@ impl LineRecorder {
         (rows, self.unlined)
     }
 
-    fn access(&mut self, instructions: u64, read: u64, written: u64, loads: u64, stores: u64) {
+    /// Adds one event's costs to the line of the instruction counted `instructions`-th;
+    /// `host` when a host function moved the bytes (kept apart too, [`LineCosts`]).
+    fn access(&mut self, instructions: u64, read: u64, written: u64, loads: u64, stores: u64, host: bool) {
         if !self.is_enabled() {
             return;
         }
@@ -466,6 +474,10 @@ impl LineRecorder {
         c.stores += stores;
         c.bytes_read += read;
         c.bytes_written += written;
+        if host {
+            c.host_bytes_read += read;
+            c.host_bytes_written += written;
+        }
     }
 }
 
@@ -483,30 +495,22 @@ impl Observer for LineRecorder {
     }
     #[inline]
     fn load(&mut self, _: u64, len: u32, n: u64) {
-        self.access(n, u64::from(len), 0, 1, 0);
+        self.access(n, u64::from(len), 0, 1, 0, false);
     }
     #[inline]
     fn store(&mut self, _: u64, len: u32, n: u64) {
-        self.access(n, 0, u64::from(len), 0, 1);
+        self.access(n, 0, u64::from(len), 0, 1, false);
     }
     fn copy(&mut self, _: u64, _: u64, len: u64, n: u64) {
-        self.access(n, len, len, 1, 1);
+        self.access(n, len, len, 1, 1, false);
     }
     fn fill(&mut self, _: u64, len: u64, n: u64) {
-        self.access(n, 0, len, 0, 1);
+        self.access(n, 0, len, 0, 1, false);
     }
     fn host_read(&mut self, _: u64, len: u64, n: u64) {
-        self.access(n, len, 0, 0, 0);
-        if self.is_enabled() {
-            let site = self.site_at(n);
-            self.costs(site).host_bytes_read += len;
-        }
+        self.access(n, len, 0, 0, 0, true);
     }
     fn host_write(&mut self, _: u64, len: u64, n: u64) {
-        self.access(n, 0, len, 0, 0);
-        if self.is_enabled() {
-            let site = self.site_at(n);
-            self.costs(site).host_bytes_written += len;
-        }
+        self.access(n, 0, len, 0, 0, true);
     }
 }
