@@ -208,11 +208,18 @@ impl LineTable {
 /// two sites).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Site {
-    /// The defined function's index among the module's defined functions (add the module's
-    /// imported function count for its function index).
+    /// The defined function's index among the module's defined functions
+    /// ([`Site::function`] gives its function index).
     pub body: u32,
     /// The line.
     pub line: SourceLine,
+}
+
+impl Site {
+    /// The site's function index in `module`'s function index space (imports first).
+    pub fn function(&self, module: &Module) -> u32 {
+        self.body + module.imported_function_count()
+    }
 }
 
 /// What the code of one source line did.

@@ -364,7 +364,7 @@ impl Report {
             .iter()
             .map(|(site, c)| {
                 let mut row = cost(c);
-                row["function"] = (site.body + self.finished.module.imported_function_count()).into();
+                row["function"] = site.function(&self.finished.module).into();
                 row["file"] = site.line.file.into();
                 row["line"] = site.line.line.into();
                 row

@@ -157,7 +157,7 @@ pub fn callgrind(p: &Profile<'_>) -> String {
     if let Some((_, lines)) = p.lines {
         for (site, c) in lines {
             sites
-                .entry(p.function_of(site))
+                .entry(site.function(p.module))
                 .or_default()
                 .push(((Some(site.line.file), site.line.line), of_line(c)));
         }

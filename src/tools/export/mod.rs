@@ -41,7 +41,7 @@ pub struct Profile<'a> {
     /// The module's function names ([`FunctionNames`], demangled), by function index.
     pub names: &'a FunctionNames,
     /// The module that ran: the module offset of each function's first instruction
-    /// ([`Module::code_offset`]) and the imported function count (for [`Site::body`]).
+    /// ([`Module::code_offset`]) and the imported function count (for [`Site::function`]).
     pub module: &'a Module,
     /// The module's line table and the run's costs per site (a source line of one defined
     /// function), when the module has DWARF line tables.
@@ -111,10 +111,5 @@ impl Profile<'_> {
     /// The path of file `file` of the line table.
     fn file(&self, file: u32) -> Option<&str> {
         self.lines.and_then(|(table, _)| table.files.get(file as usize)).map(String::as_str)
-    }
-
-    /// The function index of a line site.
-    fn function_of(&self, site: &Site) -> u32 {
-        site.body + self.module.imported_function_count()
     }
 }
