@@ -241,8 +241,21 @@ enum Command {
     Run(run::RunCli),
 }
 
+/// Under WASI, enters the directory `PWD` names, when the host passed one and granted it (a
+/// host that preopens `/` and sets `PWD`, as the npm package's Node launcher does): relative
+/// paths then resolve as they would natively, `..` included. Without either, paths resolve
+/// against the preopened directories as before.
+#[cfg(target_os = "wasi")]
+fn enter_working_directory() {
+    if let Some(dir) = std::env::var_os("PWD") {
+        let _ = std::env::set_current_dir(dir);
+    }
+}
+
 fn main() -> ExitCode {
     use clap::{CommandFactory as _, FromArgMatches as _};
+    #[cfg(target_os = "wasi")]
+    enter_working_directory();
     // The matches stay: `run` reads the positions of its stages and uniforms from them (the
     // WASI build has no `run`).
     let parsed = Cli::command().try_get_matches().and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, m)));
