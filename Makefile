@@ -44,7 +44,7 @@ fuzz-differential:
 # Everything CI checks. Tests run in release: the spec suite and the differential test are
 # faster that way than their debug build is slow. tests/components.rs needs the test targets
 # and the components (it builds a missing one with make itself, but not a stale one).
-test: fmt-check lint check-nostd targets wasi-toolchains programs components as-fixtures chromium browser-deps heapsnapshot-deps | $(TOOLCHAIN)
+test: fmt-check lint check-nostd targets wasi-toolchains programs components as-fixtures npm chromium browser-deps heapsnapshot-deps | $(TOOLCHAIN)
 	DIFF_SEED_START=$(DIFF_SEED_START) $(CARGO) test --profile test-opt --all-targets
 	$(MAKE) test-compact
 	cd $(AS_DIR)/dwarfgen && $(CARGO) test --quiet --target-dir target
@@ -270,7 +270,14 @@ AS_PROGRAMS := dwarf_fixture alloc_free leak sessions
 AS_WASMS := $(AS_PROGRAMS:%=$(AS_DIR)/build/%.wasm)
 AS_DWARFGEN := $(AS_DIR)/dwarfgen/target/debug/dwarfgen
 .PHONY: as-fixtures as-node-modules FORCE
-as-fixtures: $(AS_WASMS)
+as-fixtures: $(AS_WASMS) $(AS_DIR)/build/global_tree.wasm
+
+# A program written against WARPO's own dump import, built by stock asc alone (no layout
+# transform, no added DWARF, no dumps here): tests/npm.rs captures it twice, in Node through the
+# npm package and with `qip-memory heap capture`.
+$(AS_DIR)/build/global_tree.wasm: $(AS_DIR)/global_tree.ts $(AS_DIR)/package-lock.json | as-node-modules
+	mkdir -p $(AS_DIR)/build
+	cd $(AS_DIR) && node_modules/.bin/asc global_tree.ts -o build/global_tree.wasm --debug --runtime incremental
 
 as-node-modules:
 	@command -v node >/dev/null && command -v npm >/dev/null || { echo "as-fixtures needs node and npm" >&2; exit 1; }
@@ -302,6 +309,29 @@ application/wasm/qip-memory-cli.wasm: | $(TOOLCHAIN)
 	CARGO_TARGET_DIR=$(CURDIR)/target/cli $(CARGO) build --profile wasi --target wasm32-wasip2 --bin qip-memory --no-default-features --features cli
 	mkdir -p application/wasm
 	cp target/cli/wasm32-wasip2/wasi/qip-memory.wasm $@
+
+# The npm package (npm/, docs/npm.md): the CLI built as a WASI preview 1 command and run by
+# Node's own node:wasi (no native code, no dependencies), the heap analyzer's JavaScript API and
+# capture in the user's Node host. Staged in target/npm/package with the crate's version, then
+# `npm pack` writes target/npm/qip-memory-VERSION.tgz; tests/npm.rs installs that tarball into
+# an empty directory, as a user would.
+NPM_VERSION := $(shell sed -n 's/^version = "\(.*\)"$$/\1/p' Cargo.toml | head -n 1)
+NPM_TGZ := target/npm/qip-memory-$(NPM_VERSION).tgz
+.PHONY: npm
+npm: $(NPM_TGZ)
+
+target/npm/qip-memory.wasm: FORCE | $(TOOLCHAIN)
+	CARGO_TARGET_DIR=$(CURDIR)/target/cli $(CARGO) build --profile wasi --target wasm32-wasip1 --bin qip-memory --no-default-features --features cli
+	mkdir -p target/npm
+	cmp -s target/cli/wasm32-wasip1/wasi/qip-memory.wasm $@ || cp target/cli/wasm32-wasip1/wasi/qip-memory.wasm $@
+
+$(NPM_TGZ): target/npm/qip-memory.wasm $(wildcard npm/*.* npm/lib/*.js npm/bin/*.js)
+	@command -v npm >/dev/null || { echo "make npm needs node and npm" >&2; exit 1; }
+	rm -rf target/npm/package && mkdir -p target/npm/package
+	cp -r npm/. target/npm/package/
+	cp target/npm/qip-memory.wasm target/npm/package/
+	cd target/npm/package && npm pkg set version=$(NPM_VERSION) && npm pack --silent --pack-destination .. >/dev/null
+	@ls -l $@
 
 # The reactor from JavaScript: transpiled by jco (npm, pinned in tests/jco/package-lock.json)
 # into tests/jco/generated and called from Node by tests/jco/call.mjs; the ignored test
