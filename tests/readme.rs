@@ -53,7 +53,8 @@ struct Example {
 }
 
 /// The `sh` blocks' commands, outside the "Find the leak" walkthrough, which
-/// tests/heap_walkthrough.rs runs with its own checks.
+/// tests/heap_walkthrough.rs runs with its own checks, and the npm section, which tests/npm.rs
+/// runs as one script from the packed tarball.
 fn examples(readme: &str) -> Vec<Example> {
     let lines: Vec<&str> = readme.lines().collect();
     let mut out = Vec::new();
@@ -61,9 +62,9 @@ fn examples(readme: &str) -> Vec<Example> {
     let mut i = 0;
     while i < lines.len() {
         let line = lines[i];
-        if line.starts_with("<!-- walkthrough:begin") {
+        if line.starts_with("<!-- walkthrough:begin") || line.starts_with("<!-- npm:begin") {
             walkthrough = true;
-        } else if line.starts_with("<!-- walkthrough:end") {
+        } else if line.starts_with("<!-- walkthrough:end") || line.starts_with("<!-- npm:end") {
             walkthrough = false;
         }
         if !line.starts_with("```") {
