@@ -430,6 +430,18 @@ fn capture_in_node_equals_heap_capture_and_keeps_the_global_roots() {
     }
     assert_eq!(got["preparedExports"], serde_json::Value::Array(want));
     assert_eq!((got["importsKept"].as_bool(), got["again"].as_bool()), (Some(true), Some(true)));
+    // Cut anywhere, the module is refused with an offset, except where a section ends (8: the
+    // header alone).
+    let mut ends = vec![8u64];
+    for payload in wasmparser::Parser::new(0).parse_all(&wasm) {
+        if let Some((_, range)) = payload.unwrap().as_section() {
+            ends.push(range.end as u64);
+        }
+    }
+    ends.pop(); // the last section ends the module, which is not cut there
+    let kept: Vec<u64> = got["cutsKept"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    assert_eq!(kept, ends);
+    assert_eq!(got["cutsRefused"].as_u64().unwrap() as usize, wasm.len() - ends.len());
 
     // The dumps equal `heap capture`'s, byte for byte.
     let o = run(

@@ -21,6 +21,20 @@ out.again = Buffer.compare(prepareForCapture(prepared), prepared) === 0;
 out.reserved = RESERVED_PREFIX;
 writeFileSync(`${outDir}/prepared.wasm`, prepared);
 
+// Every cut of the module: refused with an Error that names an offset, or, cut exactly where a
+// section ends, a module (those lengths are listed; the Rust test knows the section ends).
+out.cutsKept = [];
+out.cutsRefused = 0;
+for (let n = 0; n < original.length; n++) {
+  try {
+    prepareForCapture(original.subarray(0, n));
+    out.cutsKept.push(n);
+  } catch (e) {
+    if (!(e instanceof Error) || !/(offset 0x[0-9a-f]+|at offset 0)/.test(e.message)) throw e;
+    out.cutsRefused++;
+  }
+}
+
 const env = { abort: () => { throw new Error("abort"); } };
 let instance;
 instance = new WebAssembly.Instance(m1, { env, ...memoryDumpImports(() => instance, { dir: outDir }) });
