@@ -19,6 +19,7 @@
 //! | [`dominators`] | live graph + virtual root → idoms, retained sizes | Liveness and sizes |
 //! | [`tree`] | idoms + sizes → the dominator tree view | Dominator tree |
 //! | [`retainers`] | graph + roots + sizes → one object's retainers and root paths | Retainers |
+//! | `class_names` | a class name as typed (`Session`) → the live class it means, or the candidates | Retainers |
 //! | [`devtools`] | graph + roots + sizes → a Chrome DevTools `.heapsnapshot` | DevTools snapshots |
 //! | [`views`] | sizes → constructor rows, comparison rows, sorts | The two views |
 //! | [`json`] | rows → JSON text | JSON |
@@ -30,6 +31,7 @@
 //! [`diff`], and [`parse_top`] for the CLI's `--top`.
 
 pub mod capture;
+mod class_names;
 pub mod collate;
 pub mod devtools;
 pub mod dominators;
