@@ -772,7 +772,7 @@ fn thermal_writes_both_files_or_neither() {
     let o = qip_memory(&["thermal", &store, "-o", ktx2, "--png", bad.to_str().unwrap()]);
     assert_eq!(
         one_line_failure(&o),
-        format!("qip-memory: cannot write {}: No such file or directory (os error 2)", bad.display())
+        format!("qip-memory: cannot write {}: No such file or directory", bad.display())
     );
     let left: Vec<_> = std::fs::read_dir(&d).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(left, ["store.wasm"], "files left behind");
@@ -987,7 +987,7 @@ fn a_closed_stdout_ends_quietly() {
         assert_eq!(o.status.code(), Some(1));
         let err = stderr(&o);
         let last = err.lines().last().unwrap();
-        assert_eq!(last, "qip-memory: writing to stdout: No space left on device (os error 28)", "{err}");
+        assert_eq!(last, "qip-memory: writing to stdout: No space left on device", "{err}");
     }
 }
 

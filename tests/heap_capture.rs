@@ -103,7 +103,7 @@ fn warpo_form_writes_at_the_guest_path() {
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(
         text(&o.stderr),
-        "p.wasm: the guest asked for a dump at \"../escape.dump\": `..` may not leave the dump directory\n"
+        "qip-memory: p.wasm: the guest asked for a dump at \"../escape.dump\": `..` may not leave the dump directory\n"
     );
     assert!(text(&o.stdout).starts_with("dumps/out/a.dump: "), "{}", text(&o.stdout));
     assert!(!d.join("escape.dump").exists());
@@ -118,7 +118,7 @@ fn warpo_form_writes_at_the_guest_path() {
         assert_eq!(o.status.code(), Some(1));
         assert_eq!(
             text(&o.stderr),
-            "p.wasm: the guest asked for a dump at \"out/a.dump\": a symbolic link leads out of the dump directory\n"
+            "qip-memory: p.wasm: the guest asked for a dump at \"out/a.dump\": a symbolic link leads out of the dump directory\n"
         );
         assert!(!d.join("elsewhere/a.dump").exists());
     }
@@ -144,7 +144,7 @@ fn abort_trace_and_seed() {
     std::fs::write(d.join("a.wasm"), wat::parse_str(ABORTS).unwrap()).unwrap();
     let o = run(&d, &["a.wasm"]);
     assert_eq!(o.status.code(), Some(1));
-    assert_eq!(text(&o.stderr), "trace: hi 1.5, 12345\na.wasm: abort: boom at x.ts:3:7\n");
+    assert_eq!(text(&o.stderr), "trace: hi 1.5, 12345\nqip-memory: a.wasm: abort: boom at x.ts:3:7\n");
     assert!(o.stdout.is_empty());
 }
 
@@ -178,14 +178,14 @@ fn dump_at_exit_and_refusals() {
     let o = run(&d, &["o.wasm"]);
     assert_eq!(
         text(&o.stderr),
-        "o.wasm: import wasi_snapshot_preview1.fd_write: not provided (env.abort, env.trace, env.seed and \
+        "qip-memory: o.wasm: import wasi_snapshot_preview1.fd_write: not provided (env.abort, env.trace, env.seed and \
          MemoryDump.dumpMemoryRegion are)\n"
     );
     // A missing entry, a dump directory that is not one.
     let o = run(&d, &["e.wasm", "--invoke", "nope"]);
-    assert_eq!(text(&o.stderr), "e.wasm: no function to run: no exported function \"nope\"\n");
+    assert_eq!(text(&o.stderr), "qip-memory: e.wasm: no function to run: no exported function \"nope\"\n");
     let o = run(&d, &["e.wasm", "--dump-dir", "e.wasm"]);
-    assert_eq!(text(&o.stderr), "--dump-dir e.wasm: not a directory\n");
+    assert_eq!(text(&o.stderr), "qip-memory: --dump-dir e.wasm: not a directory\n");
 }
 
 /// A trap or an exhausted budget names the function it stopped in, by the `name` section, else
@@ -204,11 +204,11 @@ fn stops_name_the_function() {
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(
         text(&o.stderr),
-        "s.wasm: instruction budget exhausted (next instruction at offset 0x30) in `spin`\n"
+        "qip-memory: s.wasm: instruction budget exhausted (next instruction at offset 0x30) in `spin`\n"
     );
     let o = run(&d, &["s.wasm", "--invoke", "boom", "--dump-dir", "."]);
     assert_eq!(o.status.code(), Some(1));
-    assert_eq!(text(&o.stderr), "s.wasm: trap: unreachable (at offset 0x36) in `boom`\n");
+    assert_eq!(text(&o.stderr), "qip-memory: s.wasm: trap: unreachable (at offset 0x36) in `boom`\n");
     // Without a `name`-section entry the export names the function, as `count` and the Content
     // tools name it: the same module without the `$` names, so the same offsets.
     let bare = spin.replace("$spin ", "").replace("$boom ", "");
@@ -216,5 +216,5 @@ fn stops_name_the_function() {
     std::fs::write(d.join("bare.wasm"), wat::parse_str(&bare).unwrap()).unwrap();
     let o = run(&d, &["bare.wasm", "--invoke", "boom", "--dump-dir", "."]);
     assert_eq!(o.status.code(), Some(1));
-    assert_eq!(text(&o.stderr), "bare.wasm: trap: unreachable (at offset 0x36) in `boom`\n");
+    assert_eq!(text(&o.stderr), "qip-memory: bare.wasm: trap: unreachable (at offset 0x36) in `boom`\n");
 }

@@ -72,6 +72,112 @@ impl<'a> Dump<'a> {
     }
 }
 
+/// Why a dump whose header parses is still not analysed with a module
+/// ([`Analyzer::check_dump`](super::Analyzer::check_dump); docs/heap.md, "Command line"): the
+/// file was cut short, so that the heap the header describes is not all in it, or the dump was
+/// taken from another program or build, whose header and global values would root the wrong
+/// objects. WARPO's tool analyses such dumps anyway and prints negative or meaningless sizes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DumpProblem {
+    /// The file ends with its header and global values: there is no memory image.
+    NoMemory {
+        /// Length of the header with its global values, `24 + 4N` bytes.
+        header: u64,
+    },
+    /// The memory image is not a whole number of 64 KiB pages, which a WebAssembly memory
+    /// always is.
+    PartialPage {
+        /// Length of the memory image, in bytes.
+        image: u64,
+    },
+    /// The dump holds global values, but not as many as the module has mutable `i32` globals.
+    GlobalCount {
+        /// N, the number of global values in the dump.
+        held: u64,
+        /// The module's mutable `i32` globals.
+        defined: u64,
+    },
+    /// The header's `__heap_base` or `__data_end` is not the value of the module's global of
+    /// that name.
+    Header {
+        /// `__heap_base` or `__data_end`.
+        name: &'static str,
+        /// The header's value.
+        dump: u32,
+        /// The module's.
+        module: u32,
+    },
+    /// The memory image is smaller than the module's memory is when it starts.
+    SmallerThanModule {
+        /// Length of the memory image, in bytes.
+        image: u64,
+        /// The module's initial memory size, in 64 KiB pages.
+        pages: u64,
+    },
+    /// An address of the header lies past the end of the memory image.
+    PastImage {
+        /// `__data_end`, `__heap_base` or `__stack_pointer`.
+        name: &'static str,
+        /// The header's value.
+        value: u32,
+        /// Length of the memory image, in bytes.
+        image: u64,
+    },
+    /// The `mmInfo` word of the heap's first block does not fit in the memory image, so the
+    /// heap would have a negative size.
+    HeapPastImage {
+        /// Address of the first block ([`super::tlsf::first_block`]).
+        first_block: u64,
+        /// The header's `__heap_base`.
+        heap_base: u32,
+        /// Length of the memory image, in bytes.
+        image: u64,
+    },
+}
+
+/// `n` and `word`, with an `s` unless `n` is 1.
+fn count(n: u64, word: &str) -> alloc::string::String {
+    alloc::format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+impl DumpProblem {
+    /// The reason in one line, naming the module as `module` (the wasm file as the user gave
+    /// it); the caller puts the dump's name before it.
+    pub fn message(&self, module: &str) -> alloc::string::String {
+        use alloc::format;
+        const NOT_OURS: &str = "was not taken from this module";
+        match self {
+            DumpProblem::NoMemory { header } => {
+                format!(
+                    "the file ends after its {header}-byte header, without a memory image: the dump is truncated"
+                )
+            }
+            DumpProblem::PartialPage { image } => format!(
+                "the dump's memory image is {image} bytes, not a whole number of 64 KiB pages: the dump is truncated"
+            ),
+            DumpProblem::GlobalCount { held, defined } => format!(
+                "the dump holds {} but {module} has {}: the dump {NOT_OURS}",
+                count(*held, "global value"),
+                count(*defined, "mutable i32 global")
+            ),
+            DumpProblem::Header { name, dump, module: ours } => {
+                format!("the dump's {name} is {dump} but {module}'s is {ours}: the dump {NOT_OURS}")
+            }
+            DumpProblem::SmallerThanModule { image, pages } => format!(
+                "the dump's memory image is {image} bytes ({}) but {module}'s memory starts with {}: the dump is truncated or {NOT_OURS}",
+                count(image / 65536, "page"),
+                count(*pages, "page")
+            ),
+            DumpProblem::PastImage { name, value, image } => format!(
+                "the dump's {name} is {value}, past the end of its memory image ({image} bytes): the dump is truncated or its header is damaged"
+            ),
+            DumpProblem::HeapPastImage { first_block, heap_base, image } => format!(
+                "the heap's first block, at {first_block} for __heap_base {heap_base}, does not fit in the dump's memory image ({image} bytes): the dump is truncated, or the program had not allocated yet"
+            ),
+        }
+    }
+}
+
 /// Serialises a version-2 dump: the inverse of [`Dump::parse`], for tests, fixtures
 /// and benchmarks.
 pub fn write_dump(

@@ -108,10 +108,21 @@ pub enum HeapError {
     },
     /// `snapshot`: the output could not be written.
     Write,
-    /// `retainers --class`: no live object has this class name.
+    /// `retainers --class`: no live object has this class name, in full or with module paths
+    /// left out.
     NoLiveInstance {
         /// The class name asked for.
         class_name: alloc::string::String,
+        /// The live classes it most likely meant, best first (`class_names::suggestions`).
+        suggestions: alloc::vec::Vec<alloc::string::String>,
+    },
+    /// `retainers --class`: the name, with module paths left out, is that of several live
+    /// classes.
+    AmbiguousClass {
+        /// The class name asked for.
+        class_name: alloc::string::String,
+        /// The full names of those classes, in name order.
+        candidates: alloc::vec::Vec<alloc::string::String>,
     },
     /// [`Analyzer::load`](super::Analyzer::load): the module has neither DWARF nor the
     /// AssemblyScript runtime functions (found by their `name` section names) that the
@@ -177,9 +188,20 @@ impl fmt::Display for HeapError {
                 "No object at address {address} (0x{address:x}) in the dump: give an object's payload address, as analyze lists them"
             ),
             HeapError::Write => f.write_str("Could not write the heap snapshot"),
-            HeapError::NoLiveInstance { class_name } => {
-                write!(f, "No live object of class {class_name} in the dump")
+            HeapError::NoLiveInstance { class_name, suggestions } => {
+                write!(f, "No live object of class {class_name} in the dump")?;
+                if suggestions.is_empty() {
+                    Ok(())
+                } else {
+                    write!(f, "; did you mean {}?", super::class_names::did_you_mean(suggestions))
+                }
             }
+            HeapError::AmbiguousClass { class_name, candidates } => write!(
+                f,
+                "Class name {class_name} is ambiguous: it is short for {} live classes, {}; give the full name",
+                candidates.len(),
+                super::class_names::prose_list(candidates, "and", usize::MAX)
+            ),
             HeapError::NoHeapInfo => f.write_str(
                 "Missing .debug_abbrev section in wasm binary, and no AssemblyScript runtime visitors \
                  to analyse it without DWARF (~lib/rt/__visit_members, ~lib/rt/itcms/__visit and \

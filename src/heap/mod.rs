@@ -19,6 +19,7 @@
 //! | [`dominators`] | live graph + virtual root → idoms, retained sizes | Liveness and sizes |
 //! | [`tree`] | idoms + sizes → the dominator tree view | Dominator tree |
 //! | [`retainers`] | graph + roots + sizes → one object's retainers and root paths | Retainers |
+//! | `class_names` | a class name as typed (`Session`) → the live class it means, or the candidates | Retainers |
 //! | [`devtools`] | graph + roots + sizes → a Chrome DevTools `.heapsnapshot` | DevTools snapshots |
 //! | [`views`] | sizes → constructor rows, comparison rows, sorts | The two views |
 //! | [`json`] | rows → JSON text | JSON |
@@ -30,6 +31,7 @@
 //! [`diff`], and [`parse_top`] for the CLI's `--top`.
 
 pub mod capture;
+mod class_names;
 pub mod collate;
 pub mod devtools;
 pub mod dominators;
@@ -55,7 +57,7 @@ mod visit_trace;
 #[cfg(test)]
 mod tests;
 
-pub use dump::Dump;
+pub use dump::{Dump, DumpProblem};
 pub use error::HeapError;
 pub use json::{comparison_json, snapshot_json};
 pub use views::{Comparison, ComparisonSort, ConstructorSort, Snapshot};
@@ -121,35 +123,58 @@ impl<'w> Analyzer<'w> {
         Ok(Analyzer { module, info: runtime.debug_info(), runtime: Some(runtime) })
     }
 
-    /// Why `dump` seems not to be a whole dump of this analyzer's module, in one line, or
-    /// `None`: it holds global values, but another number of them than the module has mutable
-    /// `i32` globals, or its header's `__heap_base` is not the module's (a dump of another
-    /// program or another build, whose globals would root the wrong objects). A dump without global
-    /// values is the format's own choice (docs/heap.md, "Dump format") and passes, as does a
-    /// module without a global named `__heap_base`. Before those: a memory image that is not a
-    /// whole number of 64 KiB pages (a WebAssembly memory always is, so the file was cut short
-    /// or padded). The analysis runs either way, as WARPO's does; the CLI prints this as a
-    /// warning.
-    pub fn dump_mismatch(&self, dump: &Dump<'_>) -> Option<alloc::string::String> {
-        let image = dump.memory.len();
-        if !image.is_multiple_of(crate::profile::pages::PAGE_SIZE as usize) {
-            return Some(alloc::format!(
-                "the dump's memory image is {image} bytes, not a whole number of 64 KiB pages: is the file truncated?"
-            ));
+    /// Whether `dump` can be analysed with this module, checked before any analysis
+    /// (docs/heap.md, "Command line"), in this order: the file holds a memory image of whole
+    /// 64 KiB pages; it holds as many global values as the module has mutable `i32` globals, or
+    /// none (the format's own shortcut, docs/heap.md "Dump format"); its header's `__heap_base`
+    /// and `__data_end` are the module's globals of those names, where the module has them
+    /// ([`ModuleInfo::named_global`]); the image is at least the module's initial memory; the
+    /// header's `__data_end`, `__heap_base` and `__stack_pointer` lie within the image; the
+    /// heap's first block fits in it. WARPO's tool checks none of these and analyses what it
+    /// gets, into negative or meaningless sizes.
+    ///
+    /// # Errors
+    /// The first [`DumpProblem`] found.
+    pub fn check_dump(&self, dump: &Dump<'_>) -> Result<(), DumpProblem> {
+        let image = dump.memory.len() as u64;
+        let page = crate::profile::pages::PAGE_SIZE;
+        if image == 0 {
+            return Err(DumpProblem::NoMemory {
+                header: dump::HEADER_LEN as u64 + 4 * dump.globals.len() as u64,
+            });
         }
-        let (held, defined) = (dump.globals.len(), self.module.mutable_i32_globals());
+        if !image.is_multiple_of(page) {
+            return Err(DumpProblem::PartialPage { image });
+        }
+        let (held, defined) = (dump.globals.len() as u64, self.module.mutable_i32_globals() as u64);
         if held != 0 && held != defined {
-            return Some(alloc::format!(
-                "the dump holds {held} global values, the module has {defined} mutable i32 globals: is it a dump of another program or build?"
-            ));
+            return Err(DumpProblem::GlobalCount { held, defined });
         }
-        let base = self.module.heap_base()?;
-        (base != dump.heap_base).then(|| {
-            alloc::format!(
-                "the dump's __heap_base is {}, the module's is {base}: is it a dump of another program or build?",
-                dump.heap_base
-            )
-        })
+        for (name, ours, theirs) in [
+            ("__heap_base", self.module.heap_base(), dump.heap_base),
+            ("__data_end", self.module.data_end(), dump.data_end),
+        ] {
+            if let Some(ours) = ours.filter(|v| *v != theirs) {
+                return Err(DumpProblem::Header { name, dump: theirs, module: ours });
+            }
+        }
+        if let Some(pages) = self.module.memory_pages.filter(|p| image < p.saturating_mul(page)) {
+            return Err(DumpProblem::SmallerThanModule { image, pages });
+        }
+        for (name, value) in [
+            ("__data_end", dump.data_end),
+            ("__heap_base", dump.heap_base),
+            ("__stack_pointer", dump.stack_pointer),
+        ] {
+            if u64::from(value) > image {
+                return Err(DumpProblem::PastImage { name, value, image });
+            }
+        }
+        let first_block = tlsf::first_block(dump.heap_base);
+        if first_block + 4 > image {
+            return Err(DumpProblem::HeapPastImage { first_block, heap_base: dump.heap_base, image });
+        }
+        Ok(())
     }
 
     /// The reference graph, the slot of each edge when the scan names them (without DWARF)

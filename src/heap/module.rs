@@ -38,19 +38,28 @@ pub struct ModuleInfo<'a> {
     /// index space); `None` when the import section does not decode (WARPO reads on, and so
     /// do we: only [`ModuleInfo::heap_base`] needs it).
     pub imported_globals: Option<u32>,
+    /// The contents of the export section, if present (decoded only by
+    /// [`ModuleInfo::named_global`], leniently).
+    pub exports: Option<&'a [u8]>,
+    /// The initial size in 64 KiB pages of the module's memory (its first, defined or
+    /// imported); `None` without a memory or when its type does not decode.
+    pub memory_pages: Option<u64>,
 }
 
-/// How many of the entries of an import section (its contents) are globals; `None` if it
-/// does not decode.
-fn count_imported_globals(mut r: Reader<'_>) -> Option<u32> {
-    let mut globals = 0;
+/// How many of the entries of an import section (its contents) are globals, and the initial
+/// pages of the first imported memory; `None` if it does not decode.
+fn read_imports(mut r: Reader<'_>) -> Option<(u32, Option<u64>)> {
+    let (mut globals, mut memory) = (0, None);
     for _ in 0..r.len().ok()? {
         r.name().ok()?;
         r.name().ok()?;
         match r.u8().ok()? {
             0x00 => drop(r.u32().ok()?),
             0x01 => drop(r.table_type().ok()?),
-            0x02 => drop(r.memory_type().ok()?),
+            0x02 => {
+                let m = r.memory_type().ok()?;
+                memory = memory.or(Some(m.initial));
+            }
             0x03 => {
                 r.global_type().ok()?;
                 globals += 1;
@@ -58,7 +67,7 @@ fn count_imported_globals(mut r: Reader<'_>) -> Option<u32> {
             _ => return None,
         }
     }
-    Some(globals)
+    Some((globals, memory))
 }
 
 /// The literal of the last `i32/i64/f32/f64.const` of a constant expression (bit pattern,
@@ -96,6 +105,19 @@ fn last_const(r: &mut Reader<'_>) -> Option<u32> {
     }
 }
 
+/// The global index that the export section `contents` exports as `name`; `None` when none
+/// does or the section does not decode before it.
+fn exported_global(contents: &[u8], name: &str) -> Option<u32> {
+    let mut r = Reader::new(contents, 0);
+    for _ in 0..r.len().ok()? {
+        let (n, kind, index) = (r.name().ok()?, r.u8().ok()?, r.u32().ok()?);
+        if n == name && kind == 0x03 {
+            return Some(index);
+        }
+    }
+    None
+}
+
 impl<'a> ModuleInfo<'a> {
     /// Reads the module's sections (no validation): the framing of every section, the global
     /// section's entries and the custom sections' names.
@@ -121,7 +143,17 @@ impl<'a> ModuleInfo<'a> {
                         *slot = Some(s.data());
                     }
                 }
-                id::IMPORT => info.imported_globals = count_imported_globals(s.contents.clone()),
+                id::IMPORT => {
+                    let imports = read_imports(s.contents.clone());
+                    info.imported_globals = imports.map(|(globals, _)| globals);
+                    info.memory_pages = imports.and_then(|(_, memory)| memory);
+                }
+                id::MEMORY => {
+                    let mut r = s.contents.clone();
+                    let first = r.len().ok().filter(|n| *n > 0).and_then(|_| r.memory_type().ok());
+                    info.memory_pages = info.memory_pages.or(first.map(|m| m.initial));
+                }
+                id::EXPORT => info.exports = Some(s.data()),
                 id::GLOBAL => {
                     let mut r = s.contents.clone();
                     let n = r.len().map_err(|_| HeapError::WasmParse)?;
@@ -147,14 +179,30 @@ impl<'a> ModuleInfo<'a> {
         self.globals.iter().filter(|g| g.is_i32 && g.mutable).count()
     }
 
-    /// The value of the immutable `i32` global that the `name` section calls `__heap_base`
-    /// (AssemblyScript: `~lib/memory/__heap_base`; LLVM: `__heap_base`), the start of the heap
-    /// area that a dump of this module records in its header; `None` when there is no such
-    /// global or its index cannot be placed.
+    /// The value of the immutable `i32` global that the module exports as `__heap_base`, else
+    /// that the `name` section calls so (AssemblyScript: `~lib/memory/__heap_base`; LLVM:
+    /// `__heap_base`): the start of the heap area that a dump of this module records in its
+    /// header. `None` when there is no such global or its index cannot be placed.
     pub fn heap_base(&self) -> Option<u32> {
-        let names = crate::wasm::binary::names::Names::parse(self.names?);
-        let (index, _) =
-            names.globals.iter().find(|(_, n)| *n == "__heap_base" || n.ends_with("/__heap_base"))?;
+        self.named_global("__heap_base")
+    }
+
+    /// As [`ModuleInfo::heap_base`], for `__data_end`, the end of static data.
+    pub fn data_end(&self) -> Option<u32> {
+        self.named_global("__data_end")
+    }
+
+    /// The value of the immutable `i32` global exported as `name`, else named `name` or
+    /// `…/name` in the `name` section; `None` when there is none, when it is mutable or not an
+    /// `i32`, or when its index cannot be placed among the defined globals. An export section
+    /// that does not decode is passed over, as the `name` section is read leniently.
+    pub fn named_global(&self, name: &str) -> Option<u32> {
+        let exported = self.exports.and_then(|e| exported_global(e, name));
+        let index = exported.or_else(|| {
+            let names = crate::wasm::binary::names::Names::parse(self.names?);
+            let suffix = |n: &str| n.strip_suffix(name).is_some_and(|p| p.is_empty() || p.ends_with('/'));
+            names.globals.iter().find(|(_, n)| suffix(n)).map(|(i, _)| *i)
+        })?;
         let g = self.globals.get(index.checked_sub(self.imported_globals?)? as usize)?;
         (g.is_i32 && !g.mutable).then_some(g.init)
     }
@@ -205,6 +253,28 @@ mod tests {
         assert_eq!(ModuleInfo::read(&wasm).unwrap().heap_base(), None);
         let wasm = wat::parse_str("(module (global i32 (i32.const 100)))").unwrap();
         assert_eq!(ModuleInfo::read(&wasm).unwrap().heap_base(), None);
+    }
+
+    #[test]
+    fn named_globals_by_export_then_name_and_the_memory_size() {
+        // The export wins over the name section; `__data_end` is found by its name alone.
+        let wasm = wat::parse_str(
+            r#"(module
+              (import "env" "memory" (memory 3))
+              (import "env" "g" (global i32))
+              (global $__heap_base i32 (i32.const 100))
+              (global $~lib/memory/__data_end i32 (i32.const 60))
+              (global $other i32 (i32.const 200))
+              (export "__heap_base" (global 3)))"#,
+        )
+        .unwrap();
+        let info = ModuleInfo::read(&wasm).unwrap();
+        assert_eq!((info.heap_base(), info.data_end(), info.memory_pages), (Some(200), Some(60), Some(3)));
+        // A defined memory; a name that only ends like the global's is not it.
+        let wasm = wat::parse_str("(module (memory 2 5) (global $x__heap_base i32 (i32.const 1)))").unwrap();
+        let info = ModuleInfo::read(&wasm).unwrap();
+        assert_eq!((info.heap_base(), info.memory_pages), (None, Some(2)));
+        assert_eq!(ModuleInfo::read(&wat::parse_str("(module)").unwrap()).unwrap().memory_pages, None);
     }
 
     #[test]

@@ -14,6 +14,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::HeapError;
+use super::class_names;
 use super::graph::{Graph, Slot, labelled_edges};
 use super::layout::DebugInfo;
 use super::roots::{GlobalRoot, Root, RootKind};
@@ -26,7 +27,8 @@ pub enum Target {
     /// The object with this payload address (the `address` of `analyze`'s instances).
     Address(u64),
     /// The live object of this class with the largest retained size (the lowest address
-    /// among equals).
+    /// among equals). The name is the class's in full, or with module paths left out when
+    /// that names one live class (`Session` for `leak/Session`).
     Class(String),
 }
 
@@ -186,28 +188,41 @@ impl Heap<'_> {
     ///
     /// # Errors
     /// [`HeapError::NoObjectAt`] when no object has that payload address,
-    /// [`HeapError::NoLiveInstance`] when no live object has that class.
+    /// [`HeapError::NoLiveInstance`] when no live object has that class,
+    /// [`HeapError::AmbiguousClass`] when the name, without its module paths, is short for
+    /// several live classes (docs/heap.md, "Retainers").
     pub fn find(&self, target: &Target) -> Result<ObjectIndex, HeapError> {
         match target {
             Target::Address(a) => u32::try_from(*a)
                 .ok()
                 .and_then(|p| self.index.get(p))
                 .ok_or(HeapError::NoObjectAt { address: *a }),
-            Target::Class(name) => {
-                let mut matches: BTreeMap<u32, bool> = BTreeMap::new();
+            Target::Class(asked) => {
+                // The live classes' names, once per class id.
+                let mut names: BTreeMap<u32, String> = BTreeMap::new();
+                for (i, o) in self.objects.iter().enumerate() {
+                    if self.live[i] {
+                        names.entry(o.rtid).or_insert_with(|| self.info.class_name(o.rtid));
+                    }
+                }
+                let mut distinct: Vec<&str> = names.values().map(String::as_str).collect();
+                distinct.sort_unstable();
+                distinct.dedup();
+                let name = class_names::resolve(asked, &distinct)?;
                 let mut best: Option<usize> = None;
                 for (i, o) in self.objects.iter().enumerate() {
-                    if !self.live[i]
-                        || !*matches.entry(o.rtid).or_insert_with(|| self.info.class_name(o.rtid) == *name)
-                    {
+                    if !self.live[i] || names.get(&o.rtid).map(String::as_str) != Some(name) {
                         continue;
                     }
                     if best.is_none_or(|b| self.retained[i] > self.retained[b]) {
                         best = Some(i);
                     }
                 }
-                best.map(|b| b as ObjectIndex)
-                    .ok_or_else(|| HeapError::NoLiveInstance { class_name: name.clone() })
+                // A resolved name is a live class's, so it has an object.
+                best.map(|b| b as ObjectIndex).ok_or_else(|| HeapError::NoLiveInstance {
+                    class_name: asked.clone(),
+                    suggestions: Vec::new(),
+                })
             }
         }
     }

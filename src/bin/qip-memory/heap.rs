@@ -1,8 +1,10 @@
 //! `qip-memory heap analyze|diff|dominators|retainers|snapshot|capture` over `qip_memory::heap` (docs/heap.md,
 //! "Command line"). `analyze` and `diff` are WARPO's `as-heap-analyzer analyze|diff`: same
-//! flags, defaults, processing order, messages (printed alone on stderr) and exit status 1;
-//! the JSON and a newline on stdout. As with WARPO's option parser, a repeated option takes
-//! its last value, and `heap -v` / `heap --version` prints the version.
+//! flags, defaults, processing order and exit status 1; the JSON and a newline on stdout. As
+//! with WARPO's option parser, a repeated option takes its last value, and `heap -v` / `heap
+//! --version` prints the version. Messages: WARPO's, with the file they are about named first
+//! (and `qip-memory: ` before them, from `main`); invoked as `as-heap-analyzer`, WARPO's alone
+//! ([`Mode`]). Beyond WARPO, a dump cut short or of another module is refused ([`checked`]).
 
 use std::path::{Path, PathBuf};
 
@@ -225,7 +227,7 @@ fn inside(dir: &Path, path: &Path, guest: &str) -> Result<(), String> {
     let real = |p: &Path| match std::fs::canonicalize(p) {
         Ok(r) => Ok(Some(r)),
         Err(e) if e.kind() == std::io::ErrorKind::Unsupported => Ok(None),
-        Err(e) => Err(format!("cannot write {}: {e}", path.display())),
+        Err(e) => Err(format!("cannot write {}: {}", path.display(), crate::io_message(&e))),
     };
     let Some(root) = real(dir)? else { return Ok(()) };
     let parent = path.parent().unwrap_or(dir);
@@ -262,24 +264,26 @@ impl std::fmt::Write for FmtWriter<'_> {
 
 /// Writes the snapshot of `dump` to `output` ([`out::stream`]: through a temporary file beside
 /// it, renamed into place only when complete; a device or a link written in place); returns the
-/// line to print. An output that is one of the inputs is refused before anything is written.
+/// line to print. An output that is one of the inputs is refused before anything is written,
+/// and so is a dump that [`checked`] refuses.
 fn write_snapshot(
     dump: &[u8],
     wasm: &[u8],
     output: &Path,
     inputs: [&Path; 2],
-    warnings: &mut Vec<String>,
+    mode: Mode,
 ) -> Result<String, String> {
     if let Some(input) = inputs.iter().find(|i| out::same_file(i, output)) {
         return Err(format!("Refusing to write the snapshot over the input {}", input.display()));
     }
-    let (dump, analyzer) = load(dump, wasm, inputs[0], warnings).map_err(|e| e.to_string())?;
+    let (dump, analyzer) = load(dump, wasm, inputs, mode)?;
+    checked(&analyzer, &dump, inputs)?;
     let mut bytes = 0;
     out::stream(output, |w| {
         let mut out = FmtWriter { w, error: None, bytes: 0 };
         let written = analyzer.heapsnapshot(&dump, &mut out).map_err(|e| match (&e, out.error.take()) {
             (HeapError::Write, Some(io)) => format!("cannot write {}: {io}", output.display()),
-            _ => e.to_string(),
+            _ => about(inputs[0], &e, mode),
         });
         bytes = out.bytes;
         written.map_err(Failure::new)
@@ -307,151 +311,185 @@ pub enum Format {
 }
 
 fn read(path: &Path, what: &str) -> Result<Vec<u8>, String> {
-    std::fs::read(path)
-        .map_err(|e| format!("Error reading {what}: {}: {e}{}", path.display(), crate::wasi_hint(&e)))
+    crate::read_bytes(path).map_err(|e| format!("Error reading {what}: {}: {e}", path.display()))
 }
 
 fn top(value: Option<&String>) -> Result<Option<usize>, HeapError> {
     value.map(|v| parse_top(v)).transpose()
 }
 
-/// Adds a warning line to `warnings` when the dump at `path` seems cut short or not to be of
-/// the module ([`heap::Analyzer::dump_mismatch`]); the analysis goes on, as WARPO's does.
-fn warn_mismatch(
-    analyzer: &heap::Analyzer<'_>,
-    dump: &heap::Dump<'_>,
-    path: &Path,
-    warnings: &mut Vec<String>,
-) {
-    if let Some(why) = analyzer.dump_mismatch(dump) {
-        warnings.push(format!("warning: {}: {why}", path.display()));
+/// Whose messages the `heap` commands print (docs/heap.md, "Command line").
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Mode {
+    /// `qip-memory heap`: an error about one input file names it first (`leak.dump: Dump file
+    /// too small…`); `main` puts `qip-memory: ` before every error.
+    QipMemory,
+    /// Invoked as WARPO's `as-heap-analyzer` (the program's file name): WARPO's messages as its
+    /// tool prints them, alone on the line, and ours where it would crash likewise; only the
+    /// refusals of [`checked`], which WARPO's tool does not make, name the dump.
+    AsHeapAnalyzer,
+}
+
+/// An error about the input file `path`: named first by `qip-memory heap`, alone as WARPO's
+/// tool prints it for `as-heap-analyzer`.
+fn about(path: &Path, e: &impl std::fmt::Display, mode: Mode) -> String {
+    match mode {
+        Mode::QipMemory => format!("{}: {e}", path.display()),
+        Mode::AsHeapAnalyzer => e.to_string(),
+    }
+}
+
+/// An error of an analysis of the dump at `path`: [`about`] the dump, except the ones about
+/// what `retainers` was asked for, which are about no file.
+fn analysis_error(path: &Path, e: &HeapError, mode: Mode) -> String {
+    match e {
+        HeapError::NoObjectAt { .. }
+        | HeapError::NoLiveInstance { .. }
+        | HeapError::AmbiguousClass { .. } => e.to_string(),
+        _ => about(path, e, mode),
     }
 }
 
 /// The dump header, then the wasm (its DWARF, or the runtime's visitors, with
-/// [`heap::Analyzer::load`]), WARPO's order; a warning when they do not seem to belong together.
+/// [`heap::Analyzer::load`]), WARPO's order; an error [`about`] the file that fails.
 fn load<'d, 'w>(
     dump: &'d [u8],
     wasm: &'w [u8],
-    path: &Path,
-    warnings: &mut Vec<String>,
-) -> Result<(heap::Dump<'d>, heap::Analyzer<'w>), HeapError> {
-    let dump = heap::Dump::parse(dump)?;
-    let analyzer = heap::Analyzer::load(wasm)?;
-    warn_mismatch(&analyzer, &dump, path, warnings);
+    paths: [&Path; 2],
+    mode: Mode,
+) -> Result<(heap::Dump<'d>, heap::Analyzer<'w>), String> {
+    let dump = heap::Dump::parse(dump).map_err(|e| about(paths[0], &e, mode))?;
+    let analyzer = heap::Analyzer::load(wasm).map_err(|e| about(paths[1], &e, mode))?;
     Ok((dump, analyzer))
 }
 
-/// `heap::analyze` with [`load`].
-fn analyze(
-    dump: &[u8],
-    wasm: &[u8],
-    path: &Path,
-    warnings: &mut Vec<String>,
-) -> Result<heap::Snapshot, HeapError> {
-    let (dump, analyzer) = load(dump, wasm, path, warnings)?;
-    analyzer.analyze(&dump)
+/// Refuses a dump that is cut short or not of the module ([`heap::Analyzer::check_dump`]), in
+/// one line that names the dump and the module as given (`paths`: dump, wasm), in both modes:
+/// WARPO's tool has no message for it.
+fn checked(analyzer: &heap::Analyzer<'_>, dump: &heap::Dump<'_>, paths: [&Path; 2]) -> Result<(), String> {
+    analyzer
+        .check_dump(dump)
+        .map_err(|p| format!("{}: {}", paths[0].display(), p.message(&paths[1].display().to_string())))
 }
 
-/// `heap::diff` with [`load`], in WARPO's order: the baseline is analysed completely before
-/// the current dump is read.
-fn diff(
-    before: &[u8],
-    after: &[u8],
-    wasm: &[u8],
+/// The analysis of a dump that [`checked`] accepts; the refusal of one it does not, which waits
+/// (the inner `Err`) until WARPO's own later checks of the command have passed, so that where
+/// WARPO's tool has a message for the input it is the one printed. An analysis error is at once
+/// the outer `Err`: where we have one, WARPO's tool stops with a JavaScript exception.
+fn analyzed(
+    analyzer: &heap::Analyzer<'_>,
+    dump: &heap::Dump<'_>,
     paths: [&Path; 2],
-    warnings: &mut Vec<String>,
-) -> Result<heap::Comparison, HeapError> {
-    let (before, analyzer) = load(before, wasm, paths[0], warnings)?;
-    let before = analyzer.analyze(&before)?;
-    let after = heap::Dump::parse(after)?;
-    warn_mismatch(&analyzer, &after, paths[1], warnings);
-    let after = analyzer.analyze(&after)?;
-    Ok(heap::views::compare(&before, &after))
+    mode: Mode,
+) -> Result<Result<heap::Snapshot, String>, String> {
+    Ok(match checked(analyzer, dump, paths) {
+        Ok(()) => Ok(analyzer.analyze(dump).map_err(|e| analysis_error(paths[0], &e, mode))?),
+        Err(refused) => Err(refused),
+    })
 }
 
-/// Runs a `heap` subcommand: the JSON text on success, WARPO's message on failure, in WARPO's
-/// order: `--top` is checked before any file is read; then the analysis
-/// (`qip_memory::heap::analyze` / `diff`, reading the wasm with `Analyzer::load`), then
-/// `--sort`.
+/// Runs a `heap` subcommand: the text on success, the message on failure (without the
+/// `qip-memory: ` that `main` adds in [`Mode::QipMemory`]).
+///
+/// `analyze` and `diff` keep WARPO's order: `--top` is checked before any file is read; then
+/// each dump's header, the wasm (with `Analyzer::load`) and the analysis, the baseline's before
+/// the current dump is read; then `--sort`. A dump that [`checked`] refuses is not analysed,
+/// and its refusal comes after `--sort` and the current dump's header, the checks WARPO's tool
+/// would still have made. The other subcommands refuse such a dump as soon as it is read.
+///
 /// No text for `snapshot`, whose output is its file. Besides the text, the lines for stderr to
-/// print once it is written: warnings, and `snapshot`'s `wrote` line (a command that fails
-/// prints its error alone).
-pub fn run(cmd: &HeapCommand) -> Result<(Option<String>, Vec<String>), String> {
-    let mut warnings = Vec::new();
+/// print once it is written (`snapshot`'s `wrote` line; a command that fails prints its error
+/// alone).
+pub fn run(cmd: &HeapCommand, mode: Mode) -> Result<(Option<String>, Vec<String>), String> {
     let text = match cmd {
-        HeapCommand::Analyze { dump: path, wasm, sort, top: n, format } => {
+        HeapCommand::Analyze { dump: path, wasm: wasm_path, sort, top: n, format } => {
             let n = top(n.as_ref()).map_err(|e| e.to_string())?;
             let dump = read(path, "dump file")?;
-            let wasm = read(wasm, "wasm file")?;
-            let mut go = || -> Result<String, HeapError> {
-                let mut snap = analyze(&dump, &wasm, path, &mut warnings)?;
-                snap.sort_and_truncate(ConstructorSort::parse(sort)?, n);
-                Ok(match format {
-                    Format::Json => snapshot_json(&snap),
-                    Format::Table => heap::text::snapshot_table(&snap).trim_end_matches('\n').to_string(),
-                })
-            };
-            go().map_err(|e| e.to_string())
+            let wasm = read(wasm_path, "wasm file")?;
+            let paths = [path.as_path(), wasm_path];
+            let (dump, analyzer) = load(&dump, &wasm, paths, mode)?;
+            let snap = analyzed(&analyzer, &dump, paths, mode)?;
+            let sort = ConstructorSort::parse(sort).map_err(|e| e.to_string())?;
+            let mut snap = snap?;
+            snap.sort_and_truncate(sort, n);
+            match format {
+                Format::Json => snapshot_json(&snap),
+                Format::Table => heap::text::snapshot_table(&snap).trim_end_matches('\n').to_string(),
+            }
         }
-        HeapCommand::Diff { before: before_path, after: after_path, wasm, sort, top: n, format } => {
+        HeapCommand::Diff {
+            before: before_path,
+            after: after_path,
+            wasm: wasm_path,
+            sort,
+            top: n,
+            format,
+        } => {
             let n = top(n.as_ref()).map_err(|e| e.to_string())?;
             let before = read(before_path, "baseline dump file")?;
             let after = read(after_path, "current dump file")?;
-            let wasm = read(wasm, "wasm file")?;
-            let mut go = || -> Result<String, HeapError> {
-                let mut c = diff(&before, &after, &wasm, [before_path, after_path], &mut warnings)?;
-                c.sort_and_truncate(ComparisonSort::parse(sort)?, n);
-                Ok(match format {
-                    Format::Json => comparison_json(&c),
-                    Format::Table => heap::text::comparison_table(&c).trim_end_matches('\n').to_string(),
-                })
+            let wasm = read(wasm_path, "wasm file")?;
+            let (before, analyzer) = load(&before, &wasm, [before_path, wasm_path], mode)?;
+            let before = analyzed(&analyzer, &before, [before_path, wasm_path], mode)?;
+            let after = heap::Dump::parse(&after).map_err(|e| about(after_path, &e, mode))?;
+            // After a refused baseline, the current dump is neither checked nor analysed: the
+            // baseline's refusal is the one printed.
+            let after = match &before {
+                Ok(_) => analyzed(&analyzer, &after, [after_path, wasm_path], mode)?,
+                Err(refused) => Err(refused.clone()),
             };
-            go().map_err(|e| e.to_string())
+            let sort = ComparisonSort::parse(sort).map_err(|e| e.to_string())?;
+            let mut c = heap::views::compare(&before?, &after?);
+            c.sort_and_truncate(sort, n);
+            match format {
+                Format::Json => comparison_json(&c),
+                Format::Table => heap::text::comparison_table(&c).trim_end_matches('\n').to_string(),
+            }
         }
-        HeapCommand::Dominators { dump: path, wasm, depth, top, format } => {
+        HeapCommand::Dominators { dump: path, wasm: wasm_path, depth, top, format } => {
             let dump = read(path, "dump file")?;
-            let wasm = read(wasm, "wasm file")?;
-            let mut go = || -> Result<String, HeapError> {
-                let (dump, analyzer) = load(&dump, &wasm, path, &mut warnings)?;
-                let view = analyzer.dominators(&dump, *depth as usize, *top as usize)?;
-                Ok(match format {
-                    Format::Json => view.to_json(),
-                    Format::Table => view.to_table().trim_end_matches('\n').to_string(),
-                })
-            };
-            go().map_err(|e| e.to_string())
+            let wasm = read(wasm_path, "wasm file")?;
+            let paths = [path.as_path(), wasm_path];
+            let (dump, analyzer) = load(&dump, &wasm, paths, mode)?;
+            checked(&analyzer, &dump, paths)?;
+            let view = analyzer
+                .dominators(&dump, *depth as usize, *top as usize)
+                .map_err(|e| analysis_error(path, &e, mode))?;
+            match format {
+                Format::Json => view.to_json(),
+                Format::Table => view.to_table().trim_end_matches('\n').to_string(),
+            }
         }
         HeapCommand::Capture { program, invoke, args, dump_dir, dump_at_exit, instruction_budget } => {
-            capture(program, invoke, args, dump_dir, *dump_at_exit, *instruction_budget)
+            capture(program, invoke, args, dump_dir, *dump_at_exit, *instruction_budget)?
         }
         HeapCommand::Snapshot { dump: dump_path, wasm: wasm_path, output } => {
             let dump = read(dump_path, "dump file")?;
             let wasm = read(wasm_path, "wasm file")?;
-            // The file is the output: its `wrote` line goes to stderr with the warnings, so that
-            // `-o /dev/stdout` gives the snapshot alone.
-            let wrote = write_snapshot(&dump, &wasm, output, [dump_path, wasm_path], &mut warnings)?;
-            warnings.push(wrote);
-            return Ok((None, warnings));
+            // The file is the output: its `wrote` line goes to stderr, so that `-o /dev/stdout`
+            // gives the snapshot alone.
+            let wrote = write_snapshot(&dump, &wasm, output, [dump_path, wasm_path], mode)?;
+            return Ok((None, vec![wrote]));
         }
-        HeapCommand::Retainers { dump: path, wasm, address, class, paths, format } => {
+        HeapCommand::Retainers { dump: path, wasm: wasm_path, address, class, paths: n, format } => {
             let dump = read(path, "dump file")?;
-            let wasm = read(wasm, "wasm file")?;
+            let wasm = read(wasm_path, "wasm file")?;
             let target = match (address, class) {
                 (Some(a), _) => Target::Address(*a),
                 (None, Some(c)) => Target::Class(c.clone()),
                 (None, None) => return Err("give --address or --class".into()),
             };
-            let mut go = || -> Result<String, HeapError> {
-                let (dump, analyzer) = load(&dump, &wasm, path, &mut warnings)?;
-                let view = analyzer.retainers(&dump, &target, *paths as usize)?;
-                Ok(match format {
-                    Format::Json => view.to_json(),
-                    Format::Table => view.to_table().trim_end_matches('\n').to_string(),
-                })
-            };
-            go().map_err(|e| e.to_string())
+            let paths = [path.as_path(), wasm_path];
+            let (dump, analyzer) = load(&dump, &wasm, paths, mode)?;
+            checked(&analyzer, &dump, paths)?;
+            let view = analyzer
+                .retainers(&dump, &target, *n as usize)
+                .map_err(|e| analysis_error(path, &e, mode))?;
+            match format {
+                Format::Json => view.to_json(),
+                Format::Table => view.to_table().trim_end_matches('\n').to_string(),
+            }
         }
-    }?;
-    Ok((Some(text), warnings))
+    };
+    Ok((Some(text), Vec::new()))
 }

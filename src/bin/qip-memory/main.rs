@@ -23,11 +23,16 @@
 //!
 //! * `heap analyze DUMP --wasm WASM [--sort retained|shallow|count] [--top N]` and `heap diff
 //!   BEFORE AFTER --wasm WASM [--sort delta|alloc|freed|count] [--top N]`: WARPO's heap
-//!   analyzer (docs/heap.md). See [`heap`].
+//!   analyzer (docs/heap.md), and its other views. See [`heap`].
 //!
 //! Errors, rejections and traps: exit status 1 and one line `qip-memory: <reason>` on stderr
-//! (clap's usage errors exit with 2). `heap` follows WARPO instead: the message alone on
-//! stderr, one line, and exit status 1 for usage errors too.
+//! (clap's usage errors exit with 2). `heap` exits with 1 for usage errors too, as WARPO does,
+//! and prints them on one line as well (`qip-memory: ` in place of clap's `error: `).
+//!
+//! Started under the file name `as-heap-analyzer` (argv[0], as an npm package's bin would start
+//! it), the program is `qip-memory heap` under WARPO's name: `as-heap-analyzer analyze DUMP
+//! --wasm WASM` and so on, WARPO's messages as its tool prints them, alone on the line
+//! (commander's `error: ` on usage errors), without `qip-memory: `.
 #![deny(missing_docs)]
 
 mod count;
@@ -47,6 +52,7 @@ mod target;
 mod thermal;
 mod wasi_config;
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -104,14 +110,42 @@ pub fn read_stdin() -> Result<Vec<u8>, Failure> {
 
 /// Reads a whole file; the error names the path.
 pub fn read_file(path: &Path) -> Result<Vec<u8>, Failure> {
-    std::fs::read(path)
-        .map_err(|e| Failure::new(format!("cannot read {}: {e}{}", path.display(), wasi_hint(&e))))
+    read_bytes(path).map_err(|e| Failure::new(format!("cannot read {}: {e}", path.display())))
 }
 
+/// Reads a whole file; the error is [`io_message`]'s, with [`wasi_hint`]'s hint. A directory is
+/// refused as such before it is read (WASI hosts answer reading one with "bad file
+/// descriptor", Linux with "is a directory").
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
+    if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+        return Err("Is a directory".into());
+    }
+    std::fs::read(path).map_err(|e| format!("{}{}", io_message(&e), wasi_hint(&e)))
+}
+
+/// An I/O error as people read it: the system's description without its number (`No such
+/// file or directory`, not `… (os error 2)`), so that the native build and the WASI build,
+/// whose error numbers differ (ENOENT is 2 on Linux, 44 in WASI), print the same line.
+pub fn io_message(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" (os error ") {
+        Some(at) if text.ends_with(')') => text[..at].to_owned(),
+        _ => text,
+    }
+}
+
+/// Whether the WASI build entered the working directory its host named ([`main`]): then the
+/// host granted `/` and a missing file is missing.
+static ENTERED_PWD: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// What to add to a failed read's message: under WASI a file outside the directories the host
-/// granted looks missing, so a missing file there gets a hint; elsewhere nothing.
+/// granted looks missing, so a missing file there gets a hint (not when the host granted `/`
+/// and the working directory, as the npm package's launcher does); elsewhere nothing.
 pub fn wasi_hint(e: &std::io::Error) -> &'static str {
-    if cfg!(target_os = "wasi") && e.kind() == std::io::ErrorKind::NotFound {
+    if cfg!(target_os = "wasi")
+        && e.kind() == std::io::ErrorKind::NotFound
+        && !ENTERED_PWD.load(std::sync::atomic::Ordering::Relaxed)
+    {
         " (the WASI command sees only the directories the host grants, e.g. wasmtime run --dir .)"
     } else {
         ""
@@ -247,8 +281,98 @@ enum Command {
 /// against the preopened directories as before.
 #[cfg(target_os = "wasi")]
 fn enter_working_directory() {
-    if let Some(dir) = std::env::var_os("PWD") {
-        let _ = std::env::set_current_dir(dir);
+    if let Some(dir) = std::env::var_os("PWD")
+        && std::env::set_current_dir(dir).is_ok()
+    {
+        ENTERED_PWD.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// The file stem under which the program is `qip-memory heap` with WARPO's messages.
+const AS_HEAP_ANALYZER: &str = "as-heap-analyzer";
+
+/// Whether the program was started as `as-heap-analyzer`: the file stem of argv[0] (a path
+/// such as `node_modules/.bin/as-heap-analyzer`, or `as-heap-analyzer.exe`).
+fn invoked_as_heap_analyzer() -> bool {
+    std::env::args_os()
+        .next()
+        .is_some_and(|a| Path::new(&a).file_stem() == Some(OsStr::new(AS_HEAP_ANALYZER)))
+}
+
+/// A heap error on one line: `qip-memory: ` before it, except under WARPO's name.
+fn heap_error(message: &str, mode: heap::Mode) -> ExitCode {
+    match mode {
+        heap::Mode::QipMemory => out::stderr(&format!("qip-memory: {}\n", one_line(message))),
+        heap::Mode::AsHeapAnalyzer => out::stderr(&format!("{}\n", one_line(message))),
+    }
+    ExitCode::FAILURE
+}
+
+/// A usage error of `heap`: exit status 1, as WARPO's option parser (commander) exits, and one
+/// line, as commander's messages are: clap's message without the usage and the hint that
+/// follow it, its indented lines joined; `error: ` stays only under WARPO's name, whose parser
+/// starts its messages so. Help and version requests are clap's (stdout, exit 0).
+fn heap_usage_error(e: &clap::Error, mode: heap::Mode) -> ExitCode {
+    if !e.use_stderr() {
+        e.exit();
+    }
+    let text = e.render().to_string();
+    let message =
+        text.split("\n\n").next().unwrap_or_default().split_whitespace().collect::<Vec<_>>().join(" ");
+    match mode {
+        heap::Mode::QipMemory => heap_error(message.strip_prefix("error: ").unwrap_or(&message), mode),
+        heap::Mode::AsHeapAnalyzer => heap_error(&message, mode),
+    }
+}
+
+/// `qip-memory heap` (or `as-heap-analyzer`, [`heap::Mode`]) with parsed arguments; `help` is
+/// the help printed when no subcommand is given.
+fn heap_main(args: &heap::HeapArgs, mode: heap::Mode, help: impl FnOnce() -> String) -> ExitCode {
+    match args {
+        heap::HeapArgs { version: true, .. } => {
+            // WARPO prints its package version alone.
+            match out::stdout(concat!(env!("CARGO_PKG_VERSION"), "\n").as_bytes()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(Failure(reason, _)) => heap_error(&reason, mode),
+            }
+        }
+        heap::HeapArgs { command: None, .. } => {
+            // No subcommand: the help on stderr, exit 1 (as WARPO).
+            out::stderr(&help());
+            ExitCode::FAILURE
+        }
+        heap::HeapArgs { command: Some(cmd), .. } => {
+            let written = heap::run(cmd, mode).and_then(|(text, lines)| {
+                if let Some(text) = text {
+                    out::stdout(format!("{text}\n").as_bytes()).map_err(|Failure(reason, _)| reason)?;
+                }
+                Ok(lines)
+            });
+            match written {
+                Ok(lines) => {
+                    for line in lines {
+                        out::stderr(&format!("{line}\n"));
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(message) => heap_error(&message, mode),
+            }
+        }
+    }
+}
+
+/// `as-heap-analyzer ARGS`: `qip-memory heap ARGS` under WARPO's name.
+fn as_heap_analyzer() -> ExitCode {
+    use clap::{Args as _, FromArgMatches as _};
+    let command = || {
+        // The about text after the arguments', which would set `HeapArgs`' own.
+        heap::HeapArgs::augment_args(clap::Command::new(AS_HEAP_ANALYZER))
+            .about("AssemblyScript heap analyzer: qip-memory heap under WARPO's name, with its messages")
+    };
+    let mode = heap::Mode::AsHeapAnalyzer;
+    match command().try_get_matches().and_then(|m| heap::HeapArgs::from_arg_matches(&m)) {
+        Ok(args) => heap_main(&args, mode, || command().render_help().to_string()),
+        Err(e) => heap_usage_error(&e, mode),
     }
 }
 
@@ -256,6 +380,9 @@ fn main() -> ExitCode {
     use clap::{CommandFactory as _, FromArgMatches as _};
     #[cfg(target_os = "wasi")]
     enter_working_directory();
+    if invoked_as_heap_analyzer() {
+        return as_heap_analyzer();
+    }
     // The matches stay: `run` reads the positions of its stages and uniforms from them (the
     // WASI build has no `run`).
     let parsed = Cli::command().try_get_matches().and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, m)));
@@ -263,50 +390,19 @@ fn main() -> ExitCode {
     let (cli, matches) = match parsed {
         Ok(parsed) => parsed,
         // WARPO (commander) exits with 1 on usage errors; the other subcommands keep clap's 2.
-        // Its messages are one line, as commander's are: clap's message without the usage and
-        // the hint that follow it, its indented lines joined.
         Err(e) if std::env::args().nth(1).as_deref() == Some("heap") && e.use_stderr() => {
-            let text = e.render().to_string();
-            let message = text.split("\n\n").next().unwrap_or_default().split_whitespace();
-            out::stderr(&format!("{}\n", message.collect::<Vec<_>>().join(" ")));
-            return ExitCode::FAILURE;
+            return heap_usage_error(&e, heap::Mode::QipMemory);
         }
         Err(e) => e.exit(),
     };
     let r = match &cli.command {
-        Command::Heap(heap::HeapArgs { version: true, .. }) => {
-            // WARPO prints its package version alone.
-            out::stdout(concat!(env!("CARGO_PKG_VERSION"), "\n").as_bytes())
-        }
-        Command::Heap(heap::HeapArgs { command: None, .. }) => {
-            // No subcommand: the help on stderr, exit 1 (as WARPO).
-            let mut cli = <Cli as clap::CommandFactory>::command();
-            // Built, so that the usage line names the binary (`qip-memory heap`).
-            cli.build();
-            let help = cli.find_subcommand_mut("heap").map(|c| c.render_help().to_string());
-            out::stderr(&help.unwrap_or_default());
-            return ExitCode::FAILURE;
-        }
-        Command::Heap(heap::HeapArgs { command: Some(cmd), .. }) => {
-            let written = heap::run(cmd).and_then(|(json, warnings)| {
-                if let Some(json) = json {
-                    out::stdout(format!("{json}\n").as_bytes())
-                        .map_err(|Failure(reason, _)| format!("qip-memory: {reason}"))?;
-                }
-                Ok(warnings)
+        Command::Heap(args) => {
+            return heap_main(args, heap::Mode::QipMemory, || {
+                let mut cli = <Cli as clap::CommandFactory>::command();
+                // Built, so that the usage line names the binary (`qip-memory heap`).
+                cli.build();
+                cli.find_subcommand_mut("heap").map(|c| c.render_help().to_string()).unwrap_or_default()
             });
-            return match written {
-                Ok(warnings) => {
-                    for w in warnings {
-                        out::stderr(&format!("{w}\n"));
-                    }
-                    ExitCode::SUCCESS
-                }
-                Err(message) => {
-                    out::stderr(&format!("{message}\n"));
-                    ExitCode::FAILURE
-                }
-            };
         }
         Command::Count { target, dump_ir: Some(func), .. } => {
             count::dump_ir(&target.target, func, target.max_module_size)
