@@ -370,10 +370,24 @@ fn the_javascript_api_returns_what_the_cli_prints() {
     assert_eq!(got["badSort"]["message"], String::from_utf8(sort.stderr).unwrap().trim_end());
     assert_eq!(
         got["badSort"]["message"],
-        "Invalid constructor sort field: size. Must be retained, shallow, or count."
+        "qip-memory: Invalid constructor sort field: size. Must be retained, shallow, or count."
     );
     assert_eq!(got["unknownOption"]["type"], true);
     assert_eq!(got["unknownOption"]["message"], "unknown option sorted: expected sort, top, format");
+    assert_eq!(got["nullOptions"], got["analyze"]);
+    let hyphen = run(
+        Path::new(env!("CARGO_BIN_EXE_qip-memory")),
+        &["heap", "analyze", "dump", "--wasm", "module.wasm", "--sort=--format=table"],
+        &named,
+    );
+    assert_eq!(got["hyphenSort"]["message"], String::from_utf8(hyphen.stderr).unwrap().trim_end());
+    assert_eq!(
+        got["hyphenSort"]["message"],
+        "qip-memory: Invalid constructor sort field: --format=table. Must be retained, shallow, or count."
+    );
+    assert_eq!(got["snapshotOption"]["message"], "unknown option bogus: this function takes none");
+    // `Session` is short for the one live class `leak/Session`.
+    assert_eq!(got["shortClass"], got["retainers"]);
     assert_eq!(got["notBytes"]["type"], true);
     assert_eq!(got["notBytes"]["message"], "dump must be a Uint8Array, an ArrayBuffer or a typed array view");
 }
@@ -513,6 +527,16 @@ fn capture_in_node_equals_heap_capture_and_keeps_the_global_roots() {
         "the guest asked for a dump at the absolute path \"/tmp/absolute.dump\": paths must be relative to the dump directory"
     );
     assert!(!node_dir.join("../escape.dump").exists() && !Path::new("/tmp/absolute.dump").exists());
+    // A missing dump directory is made; a dangling link out of it is refused.
+    assert_eq!(
+        std::fs::read(node_dir.join("fresh/sub/tree-1.dump")).unwrap(),
+        std::fs::read(node_dir.join("tree-1.dump")).unwrap()
+    );
+    assert_eq!(
+        got["danglingLink"],
+        "the guest asked for a dump at \"tree-1.dump\": a symbolic link leads out of the dump directory"
+    );
+    assert!(!node_dir.join("outside").exists());
 }
 
 /// `n` as the hex of its little-endian u32.

@@ -31,13 +31,15 @@ function bytesOf(value, what) {
 function flags(options, names) {
   for (const key of Object.keys(options ?? {})) {
     if (!names.some(([k]) => k === key)) {
-      throw new TypeError(`unknown option ${key}: expected ${names.map(([k]) => k).join(", ")}`);
+      const known = names.length ? `expected ${names.map(([k]) => k).join(", ")}` : "this function takes none";
+      throw new TypeError(`unknown option ${key}: ${known}`);
     }
   }
   const out = [];
   for (const [key, flag] of names) {
     const value = options?.[key];
-    if (value !== undefined && value !== null) out.push(`--${flag}`, String(value));
+    // One argument `--flag=value`: a value that starts with `-` stays a value.
+    if (value !== undefined && value !== null) out.push(`--${flag}=${String(value)}`);
   }
   return out;
 }
@@ -67,12 +69,13 @@ async function heap(files, args, output) {
   }
 }
 
-const parsed = (format, text) => (format === undefined || format === "json" ? JSON.parse(text) : text);
+const parsed = (format, text) => (format === undefined || format === null || format === "json" ? JSON.parse(text) : text);
 
 /** WARPO's constructor view of one dump: `{ totalHeapSize, totalLiveSize, constructors }`
  * (`format: "table"`: the table as text). Options: `sort` (`retained`, `shallow`, `count`),
  * `top`, `format`. */
-export async function analyze(dump, wasm, options = {}) {
+export async function analyze(dump, wasm, options) {
+  options ??= {};
   const files = { dump: bytesOf(dump, "dump"), "module.wasm": bytesOf(wasm, "wasm") };
   const args = ["analyze", "dump", "--wasm", "module.wasm", ...flags(options, [["sort", "sort"], ["top", "top"], ["format", "format"]])];
   return parsed(options.format, await heap(files, args));
@@ -80,7 +83,8 @@ export async function analyze(dump, wasm, options = {}) {
 
 /** WARPO's comparison view of two dumps of one module. Options: `sort` (`delta`, `alloc`,
  * `freed`, `count`), `top`, `format`. */
-export async function diff(before, after, wasm, options = {}) {
+export async function diff(before, after, wasm, options) {
+  options ??= {};
   const files = {
     before: bytesOf(before, "before"),
     after: bytesOf(after, "after"),
@@ -93,7 +97,8 @@ export async function diff(before, after, wasm, options = {}) {
 /** Why one object is alive: its retainers and the shortest paths to it from roots. Options:
  * `address` (the payload address) or `class` (a class name; the module path may be left out
  * when the name is unique), `paths`, `format`. */
-export async function retainers(dump, wasm, options = {}) {
+export async function retainers(dump, wasm, options) {
+  options ??= {};
   const files = { dump: bytesOf(dump, "dump"), "module.wasm": bytesOf(wasm, "wasm") };
   const args = [
     "retainers",
@@ -106,14 +111,16 @@ export async function retainers(dump, wasm, options = {}) {
 }
 
 /** The dominator tree from the virtual root. Options: `depth`, `top`, `format`. */
-export async function dominators(dump, wasm, options = {}) {
+export async function dominators(dump, wasm, options) {
+  options ??= {};
   const files = { dump: bytesOf(dump, "dump"), "module.wasm": bytesOf(wasm, "wasm") };
   const args = ["dominators", "dump", "--wasm", "module.wasm", ...flags(options, [["depth", "depth"], ["top", "top"], ["format", "format"]])];
   return parsed(options.format, await heap(files, args));
 }
 
 /** A Chrome DevTools heap snapshot of the dump, as the text of a `.heapsnapshot` file. */
-export async function snapshot(dump, wasm) {
+export async function snapshot(dump, wasm, options) {
+  flags(options, []);
   const files = { dump: bytesOf(dump, "dump"), "module.wasm": bytesOf(wasm, "wasm") };
   return heap(files, ["snapshot", "dump", "--wasm", "module.wasm", "-o", "snapshot.heapsnapshot"], "snapshot.heapsnapshot");
 }

@@ -4,7 +4,7 @@
 // `MemoryDump.dumpMemoryRegion(filePathOffset, filePathSize)` import that writes version-2
 // dumps (docs/heap.md, "Dump format") as `qip-memory heap capture` does.
 
-import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
 
 /** Every reserved export name starts with this. */
@@ -139,7 +139,11 @@ const ORDER = [1, 2, 3, 4, 5, 13, 6, 7, 8, 9, 12, 10, 11];
  * Throws an `Error` naming the offset when the bytes are not a WebAssembly module it can read.
  */
 export function prepareForCapture(wasmBytes) {
-  const bytes = wasmBytes instanceof Uint8Array ? wasmBytes : new Uint8Array(wasmBytes);
+  let bytes;
+  if (wasmBytes instanceof Uint8Array) bytes = wasmBytes;
+  else if (wasmBytes instanceof ArrayBuffer) bytes = new Uint8Array(wasmBytes);
+  else if (ArrayBuffer.isView(wasmBytes)) bytes = new Uint8Array(wasmBytes.buffer, wasmBytes.byteOffset, wasmBytes.byteLength);
+  else throw new TypeError("wasmBytes must be a Uint8Array, an ArrayBuffer or a typed array view");
   if (bytes.length < 8 || bytes[0] !== 0 || bytes[1] !== 0x61 || bytes[2] !== 0x73 || bytes[3] !== 0x6d) {
     throw new Error("not a WebAssembly binary (no \\0asm magic at offset 0)");
   }
@@ -341,6 +345,7 @@ export function memoryDumpImports(getInstance, options = {}) {
         }
         checkGuestPath(path);
         const target = resolve(dir, path);
+        mkdirSync(dir, { recursive: true });
         const root = realpathSync(dir);
         const inside = (p) => {
           const rel = relative(root, p);
@@ -356,7 +361,21 @@ export function memoryDumpImports(getInstance, options = {}) {
         if (!inside(realpathSync(existing))) refuse();
         mkdirSync(dirname(target), { recursive: true });
         let file = resolve(realpathSync(dirname(target)), basename(target));
-        if (existsSync(file)) file = realpathSync(file);
+        let link = null;
+        try {
+          link = lstatSync(file).isSymbolicLink();
+        } catch {
+          // Nothing there yet: its directory decides.
+        }
+        if (link) {
+          // A link to a file outside, or a dangling one (writing would create its target,
+          // wherever that is), is refused, as `heap capture` refuses it.
+          try {
+            file = realpathSync(file);
+          } catch {
+            refuse();
+          }
+        }
         if (!inside(dirname(file)) || !inside(file)) refuse();
         writeDump({ exports }, target);
       },

@@ -31,4 +31,8 @@ out.truncated = await caught(() => analyze(f("leak.2.dump").subarray(0, 1000), f
 out.badSort = await caught(() => analyze(f("leak.2.dump"), f("leak.wasm"), { sort: "size" }));
 out.unknownOption = await caught(() => analyze(f("leak.2.dump"), f("leak.wasm"), { sorted: "count" }));
 out.notBytes = await caught(() => analyze("leak.2.dump", f("leak.wasm")));
+out.nullOptions = await analyze(f("leak.2.dump"), f("leak.wasm"), null);
+out.hyphenSort = await caught(() => analyze(f("leak.2.dump"), f("leak.wasm"), { sort: "--format=table" }));
+out.snapshotOption = await caught(() => snapshot(f("leak.2.dump"), f("leak.wasm"), { bogus: 1 }));
+out.shortClass = await retainers(f("leak.2.dump"), f("leak.wasm"), { class: "Session", paths: 2 });
 process.stdout.write(JSON.stringify(out));

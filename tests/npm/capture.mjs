@@ -5,7 +5,7 @@
 // globals in the header. Prints what the Rust test checks as one JSON object.
 //
 //   node capture.mjs PROGRAM.wasm OUT_DIR SEED_DIR
-import { readFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { readFileSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { prepareForCapture, memoryDumpImports, writeDump, RESERVED_PREFIX } from "qip-memory";
 
@@ -48,6 +48,23 @@ for (const name of ["escape", "absolute"]) {
   }
 }
 out.writeDump = Buffer.from(writeDump(instance)).subarray(0, 24).toString("hex");
+
+// A dump directory that does not exist yet is made; a dangling link inside the directory that
+// points out of it is refused, and nothing is written where it points.
+let fresh;
+fresh = new WebAssembly.Instance(m1, { env, ...memoryDumpImports(() => fresh, { dir: `${outDir}/fresh/sub` }) });
+fresh.exports.main();
+const linked = `${outDir}/linked`;
+mkdirSync(linked, { recursive: true });
+symlinkSync("../outside/tree-1.dump", `${linked}/tree-1.dump`);
+let viaLink;
+viaLink = new WebAssembly.Instance(m1, { env, ...memoryDumpImports(() => viaLink, { dir: linked }) });
+try {
+  viaLink.exports.main();
+  out.danglingLink = null;
+} catch (e) {
+  out.danglingLink = e.message;
+}
 
 // The seed's writer: the three region globals, numMutableI32GlobalValues = 0, the memory.
 let seeded;

@@ -64,7 +64,9 @@ pub fn stream(
     path: &Path,
     write: impl FnOnce(&mut dyn std::io::Write) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
-    let fail = |e: std::io::Error| Failure::new(format!("cannot write {}: {}", path.display(), crate::io_message(&e)));
+    let fail = |e: std::io::Error| {
+        Failure::new(format!("cannot write {}: {}", path.display(), crate::io_message(&e)))
+    };
     let into = |target: &Path, write: &mut dyn FnMut(&mut dyn std::io::Write) -> Result<(), Failure>| {
         let mut w = std::io::BufWriter::new(std::fs::File::create(target).map_err(fail)?);
         write(&mut w)?;
@@ -139,8 +141,9 @@ pub fn files(outputs: &[(&Path, &[u8])]) -> Result<(), Failure> {
             return Err(Failure::new(format!("{} is named as two outputs", a.display())));
         }
     }
-    let fail =
-        |path: &Path, e: std::io::Error| Failure::new(format!("cannot write {}: {}", path.display(), crate::io_message(&e)));
+    let fail = |path: &Path, e: std::io::Error| {
+        Failure::new(format!("cannot write {}: {}", path.display(), crate::io_message(&e)))
+    };
     let mut written: Vec<(PathBuf, &Path)> = Vec::with_capacity(outputs.len());
     let cleanup = |written: &[(PathBuf, &Path)]| {
         for (tmp, _) in written {
