@@ -8,6 +8,7 @@ use alloc::vec::Vec;
 
 use super::binary::code;
 use super::binary::operators::{Imm, Operator};
+use super::binary::proposals::{self, Site};
 use super::binary::reader::Reader;
 use super::binary::sections::{Sections, id};
 use super::binary::types::{ExternalKind, MemoryType, RefType, TableType, ValType};
@@ -99,7 +100,10 @@ pub(crate) fn load(bytes: &[u8], limits: &Limits) -> Result<Module, LoadError> {
             }
             id::TABLE => {
                 for _ in 0..r.len().at(r)? {
-                    let t = r.table_type().at(r)?;
+                    // Typed function references let an entry start `0x40 0x00` and end with an
+                    // initializer expression.
+                    let first = r.peek().unwrap_or(0);
+                    let t = r.table_type().map_err(|e| proposals::or(e, Site::Table, first)).at(r)?;
                     table_limits(&t).at(r)?;
                     facts.tables.push(t.element_type);
                     m.tables.push(t);
@@ -181,18 +185,18 @@ fn table_limits(t: &TableType) -> Result<(), Invalid> {
     }
 }
 
-/// Memory limits (spec 3.2.3): at most 65,536 pages, the minimum at most the maximum, and at
-/// most one memory in 2.0.
+/// Memory limits (spec 3.2.3): at most one memory in 2.0 (a second is multi-memory's sign),
+/// at most 65,536 pages, the minimum at most the maximum.
 fn memory_limits(t: &MemoryType, facts: &mut Facts) -> Result<(), Invalid> {
+    facts.memories += 1;
+    if facts.memories > 1 {
+        return Err(proposals::or(Invalid::MultipleMemories, Site::Memories, facts.memories));
+    }
     if t.initial > 65536 || t.maximum.is_some_and(|m| m > 65536) {
         return Err(Invalid::MemorySize);
     }
     if t.maximum.is_some_and(|m| t.initial > m) {
         return Err(Invalid::LimitsOrder);
-    }
-    facts.memories += 1;
-    if facts.memories > 1 {
-        return Err(Invalid::MultipleMemories);
     }
     Ok(())
 }
@@ -202,7 +206,8 @@ fn imports(r: &mut Reader<'_>, m: &mut Module, facts: &mut Facts) -> Result<(), 
         let module = r.name().at(r)?;
         let name = r.name().at(r)?;
         let at = r.offset();
-        let ty = match r.u8().at(r)? {
+        let kind = r.u8().at(r)?;
+        let ty = match kind {
             0x00 => {
                 let t = r.u32().at(r)?;
                 if t as usize >= m.types.len() {
@@ -231,7 +236,12 @@ fn imports(r: &mut Reader<'_>, m: &mut Module, facts: &mut Facts) -> Result<(), 
                 m.global_types.push(t);
                 ImportType::Global(t)
             }
-            _ => return Err(LoadError::invalid(at, Invalid::ExternalKind)),
+            _ => {
+                return Err(LoadError::invalid(
+                    at,
+                    proposals::or(Invalid::ExternalKind, Site::External, kind),
+                ));
+            }
         };
         m.imports.push(Import { module: module.into(), name: name.into(), ty });
     }
@@ -244,6 +254,7 @@ fn exports(r: &mut Reader<'_>, m: &mut Module, facts: &mut Facts) -> Result<(), 
     for _ in 0..r.len().at(r)? {
         let at = r.offset();
         let name = r.name().at(r)?;
+        let byte = r.peek().unwrap_or(0);
         let kind = r
             .byte_as(Invalid::ExternalKind, |b| match b {
                 0x00 => Some(ExternalKind::Func),
@@ -252,6 +263,7 @@ fn exports(r: &mut Reader<'_>, m: &mut Module, facts: &mut Facts) -> Result<(), 
                 0x03 => Some(ExternalKind::Global),
                 _ => None,
             })
+            .map_err(|e| proposals::or(e, Site::External, byte))
             .at(r)?;
         let index = r.u32().at(r)?;
         let known = match kind {
@@ -282,8 +294,55 @@ fn exports(r: &mut Reader<'_>, m: &mut Module, facts: &mut Facts) -> Result<(), 
 
 /// A constant expression of type `expected` (spec 3.3.10): one constant instruction, then
 /// `end`. `global.get` may read an imported immutable global only (WebAssembly 2.0); a
-/// `ref.func` declares its function for the bodies' `ref.func` (C.refs).
+/// `ref.func` declares its function for the bodies' `ref.func` (C.refs). One that is not 2.0's
+/// is refused by the first sign of a later proposal in it, if it has one.
 fn const_expr(
+    r: &mut Reader<'_>,
+    m: &Module,
+    facts: &mut Facts,
+    expected: ValType,
+) -> Result<ConstExpr, LoadError> {
+    let start = r.clone();
+    const_expr_2_0(r, m, facts, expected).map_err(|e| const_sign(start, m).unwrap_or(e))
+}
+
+/// The first sign of a later proposal in the constant expression `r` starts, before its `end`
+/// or an instruction that no proposal makes constant: integer arithmetic (extended constant
+/// expressions) or `global.get` of an immutable global the module defines and has already
+/// declared (GC).
+#[cold]
+fn const_sign(mut r: Reader<'_>, m: &Module) -> Option<LoadError> {
+    use Operator as O;
+    loop {
+        let at = r.offset();
+        let ins = r.instr().ok()?;
+        let sign = match (ins.op, &ins.imm) {
+            (O::GlobalGet, &Imm::Index(g)) => {
+                let t = m.global_types.get(g as usize)?;
+                if g < m.num_imported_globals || t.mutable {
+                    continue;
+                }
+                proposals::sign(Site::ConstGlobal, g)
+            }
+            (
+                O::I32Const
+                | O::I64Const
+                | O::F32Const
+                | O::F64Const
+                | O::V128Const
+                | O::RefNull
+                | O::RefFunc,
+                _,
+            ) => {
+                continue;
+            }
+            (op, _) => proposals::sign(Site::ConstOp, op.encoding().0.into()),
+        };
+        return sign.map(|s| LoadError::invalid(at, Invalid::Proposal(s)));
+    }
+}
+
+fn const_expr_2_0(
     r: &mut Reader<'_>,
     m: &Module,
     facts: &mut Facts,

@@ -11,6 +11,7 @@
 //! Variant names follow the text format in camel case (`i32.trunc_sat_f32_s` is
 //! `I32TruncSatF32S`), as in most Rust Wasm crates.
 
+use super::proposals::{self, Site};
 use super::reader::Reader;
 use super::types::{BlockType, MemArg, ValType};
 use crate::wasm::error::Invalid;
@@ -851,9 +852,17 @@ impl<'a> Reader<'a> {
                 0xFC | 0xFD => {
                     let sub = r.u32()?;
                     let table: &[Option<Operator>] = if b == 0xFC { &PREFIX_FC } else { &PREFIX_FD };
-                    table.get(sub as usize).copied().flatten().ok_or(Invalid::Opcode { byte: b, sub })
+                    let op = table.get(sub as usize).copied().flatten();
+                    op.ok_or_else(|| proposals::or(Invalid::Opcode { byte: b, sub }, Site::Prefixed(b), sub))
                 }
-                _ => PLAIN[b as usize].ok_or(Invalid::Opcode { byte: b, sub: u32::MAX }),
+                // The prefixes of GC and of threads: the prefix is the sign, the sub-opcode
+                // (if it decodes) what the message shows.
+                0xFB | 0xFE => {
+                    let sub = r.u32().unwrap_or(u32::MAX);
+                    Err(proposals::or(Invalid::Opcode { byte: b, sub }, Site::Prefixed(b), sub))
+                }
+                _ => PLAIN[b as usize]
+                    .ok_or_else(|| proposals::or(Invalid::Opcode { byte: b, sub: u32::MAX }, Site::Op, b)),
             }
         })?;
         let imm = match op.info().imm {
@@ -917,9 +926,12 @@ impl<'a> Reader<'a> {
         Ok(Instr { op, imm })
     }
 
-    /// The reserved zero byte of 2.0's memory instructions (a memory index in later versions).
+    /// The reserved zero byte of 2.0's memory instructions, a memory index in multi-memory: one
+    /// that names another memory is the proposal's sign (a zero written in more bytes is only
+    /// malformed).
     fn zero(&mut self) -> Result<(), Invalid> {
         self.byte_as(Invalid::ZeroByte, |b| (b == 0).then_some(()))
+            .map_err(|e| proposals::or(e, Site::MemoryIndex, self.clone().u32().unwrap_or(0)))
     }
 }
 
@@ -985,7 +997,10 @@ mod tests {
         let i = decode(&[0xFC, 0x0A, 0x00, 0x00]);
         assert_eq!(i.op, Operator::MemoryCopy);
         assert!(Reader::new(&[0xFC, 0x0A, 0x01, 0x00], 0).instr().is_err());
-        assert_eq!(Reader::new(&[0x06], 0).instr().err(), Some(Invalid::Opcode { byte: 6, sub: u32::MAX }));
+        assert_eq!(
+            Reader::new(&[0x17], 0).instr().err(),
+            Some(Invalid::Opcode { byte: 0x17, sub: u32::MAX })
+        );
         assert_eq!(
             Reader::new(&[0xFD, 0x9A, 0x01], 0).instr().err(),
             Some(Invalid::Opcode { byte: 0xFD, sub: 154 })

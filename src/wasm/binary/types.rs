@@ -4,6 +4,7 @@
 use alloc::boxed::Box;
 use core::fmt;
 
+use super::proposals::{self, Site};
 use super::reader::Reader;
 use crate::wasm::error::Invalid;
 
@@ -222,31 +223,54 @@ pub struct MemArg {
 // ---- decoding -------------------------------------------------------------------------------
 
 impl<'a> Reader<'a> {
+    /// The next byte if `f` accepts it (consumed), else `why` or the sign of a later proposal
+    /// that the byte is at `site` (not consumed).
+    fn byte_or_sign<T>(
+        &mut self,
+        why: Invalid,
+        site: Site,
+        f: impl FnOnce(u8) -> Option<T>,
+    ) -> Result<T, Invalid> {
+        let b = self.peek()?;
+        self.byte_as(why, f).map_err(|why| proposals::or(why, site, b))
+    }
+
     /// A value type (spec 5.3.4).
     pub(crate) fn val_type(&mut self) -> Result<ValType, Invalid> {
-        self.byte_as(Invalid::ValType, ValType::from_byte)
+        self.byte_or_sign(Invalid::ValType, Site::Type, ValType::from_byte)
     }
 
     /// A reference type (spec 5.3.3).
     pub(crate) fn ref_type(&mut self) -> Result<RefType, Invalid> {
-        self.byte_as(Invalid::RefType, |b| match b {
+        self.byte_or_sign(Invalid::RefType, Site::Type, |b| match b {
             0x70 => Some(RefType::FuncRef),
             0x6F => Some(RefType::ExternRef),
             _ => None,
         })
     }
 
-    /// Limits (spec 5.3.7): `0x00 min` or `0x01 min max`.
-    pub(crate) fn limits(&mut self) -> Result<(u64, Option<u64>), Invalid> {
-        let has_max = self.byte_as(Invalid::LimitsFlags, |b| (b <= 1).then_some(b == 1))?;
+    /// Limits (spec 5.3.7): `0x00 min` or `0x01 min max`. Later proposals give the flags more
+    /// bits (a shared memory, a 64-bit index, a custom page size): when each further bit set is
+    /// a sign at `site` (a memory's or a table's limits), the lowest names its proposal;
+    /// otherwise the flags are malformed.
+    pub(crate) fn limits(&mut self, site: Site) -> Result<(u64, Option<u64>), Invalid> {
+        let flags = self.peek()?;
+        if flags > 1 {
+            let mut first = None;
+            for bit in (1..8).map(|i| 1u32 << i).filter(|&bit| u32::from(flags) & bit != 0) {
+                first = first.or(Some(proposals::sign(site, bit).ok_or(Invalid::LimitsFlags)?));
+            }
+            return Err(first.map_or(Invalid::LimitsFlags, Invalid::Proposal));
+        }
+        self.u8()?;
         let min = self.u32()? as u64;
-        let max = if has_max { Some(self.u32()? as u64) } else { None };
+        let max = if flags == 1 { Some(self.u32()? as u64) } else { None };
         Ok((min, max))
     }
 
     /// A function type (spec 5.3.6): `0x60`, parameters, results.
     pub(crate) fn func_type(&mut self) -> Result<FuncType, Invalid> {
-        self.byte_as(Invalid::FuncTypeForm, |b| (b == 0x60).then_some(()))?;
+        self.byte_or_sign(Invalid::FuncTypeForm, Site::Form, |b| (b == 0x60).then_some(()))?;
         let mut types = alloc::vec::Vec::new();
         let n = self.len()?;
         for _ in 0..n {
@@ -263,13 +287,13 @@ impl<'a> Reader<'a> {
     /// A table type (spec 5.3.9).
     pub(crate) fn table_type(&mut self) -> Result<TableType, Invalid> {
         let element_type = self.ref_type()?;
-        let (initial, maximum) = self.limits()?;
+        let (initial, maximum) = self.limits(Site::TableFlags)?;
         Ok(TableType { element_type, initial, maximum })
     }
 
     /// A memory type (spec 5.3.8).
     pub(crate) fn memory_type(&mut self) -> Result<MemoryType, Invalid> {
-        let (initial, maximum) = self.limits()?;
+        let (initial, maximum) = self.limits(Site::MemoryFlags)?;
         Ok(MemoryType { initial, maximum })
     }
 
@@ -291,15 +315,32 @@ impl<'a> Reader<'a> {
             self.u8()?;
             return Ok(BlockType::Type(t));
         }
+        // A one-byte negative s33 is a type of a later proposal (`(ref $t)`, `anyref`) or none.
+        if b > 0x40
+            && b < 0x80
+            && let Some(s) = proposals::sign(Site::Type, b.into())
+        {
+            return Err(Invalid::Proposal(s));
+        }
         let x = self.s33()?;
         // A negative s33 that is not a value type's byte names no type; an index past u32
         // names no type of a module either.
         u32::try_from(x).map(BlockType::FuncType).map_err(|_| Invalid::ValType)
     }
 
-    /// A `memarg` (spec 5.4.6): alignment exponent and offset.
+    /// A `memarg` (spec 5.4.6): alignment exponent and offset. Multi-memory sets bit 6 of the
+    /// alignment to say that a memory index follows: named, at the memarg's first byte.
     pub(crate) fn memarg(&mut self) -> Result<MemArg, Invalid> {
-        let align = self.u32()?;
+        let mut r = self.clone();
+        let align = r.u32();
+        // No 2.0 alignment is that large (16 bytes, 2^4, at most).
+        if let Ok(a @ 0x40..) = align
+            && let Some(s) = proposals::sign(Site::MemArg, a)
+        {
+            return Err(Invalid::Proposal(s));
+        }
+        *self = r;
+        let align = align?;
         let offset = self.u32()?;
         Ok(MemArg { align, offset })
     }
