@@ -265,7 +265,7 @@ fn refused_bytes(
             v.validate_all(bytes).err()
         });
     }
-    let e = Module::new(bytes, &Limits::default()).err().expect("ours refuses it");
+    let e = Module::new(bytes, &Limits::default()).map(|_| ()).expect_err("ours refuses it");
     assert!(matches!(e.kind, LoadErrorKind::Invalid(Invalid::Proposal(_))), "{e:?}");
     assert_eq!(e.kind.proposal(), Some(proposal), "{e}");
     assert_eq!(e.offset.0, offset, "{e}");
