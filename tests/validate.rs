@@ -417,6 +417,26 @@ fn multi_memory_by_name() {
         0x1e,
         "uses multi-memory (memory index 1); the interpreter runs WebAssembly 2.0 (at offset 0x1e)",
     );
+    // Bit 6 of a memarg's alignment: a memory index follows. Type 8..=0xd, function 0xe..=0x11,
+    // memory 0x12..=0x16, code: id 0x17, size 0x18, count 0x19, body size 0x1a, locals 0x1b,
+    // i32.const 0x1c, then `i32.load` at 0x1e with flags 0x42, memory 0, offset 0. As 2.0 the
+    // alignment is too large, which validation finds at the instruction.
+    let memarg = [
+        &b"\0asm\x01\0\0\0"[..],
+        &[0x01, 0x04, 0x01, 0x60, 0x00, 0x00],
+        &[0x03, 0x02, 0x01, 0x00],
+        &[0x05, 0x03, 0x01, 0x00, 0x01],
+        &[0x0A, 0x0B, 0x01, 0x09, 0x00, 0x41, 0x00, 0x28, 0x42, 0x00, 0x00, 0x1A, 0x0B],
+    ]
+    .concat();
+    refused_bytes(
+        &memarg,
+        Proposal::MultiMemory,
+        Some(WasmFeatures::MULTI_MEMORY),
+        0x1e,
+        "uses multi-memory (a memarg with a memory index); the interpreter runs WebAssembly 2.0 \
+         (at offset 0x1e)",
+    );
     // A zero written in two bytes is not a memory index of another memory: 2.0's reason stays.
     let mut padded = module.clone();
     padded.splice(0x1e..0x1f, [0x80, 0x00]);

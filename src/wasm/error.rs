@@ -584,5 +584,7 @@ mod tests {
         assert_eq!(size_of::<ExecError>(), 16);
         assert_eq!(size_of::<InstantiateError>(), 24);
         assert_eq!(size_of::<LoadError>(), 32);
+        // Every decoder returns it: 8 bytes, with a proposal's sign as with an opcode.
+        assert_eq!(size_of::<Invalid>(), 8);
     }
 }

@@ -102,8 +102,12 @@ pub(crate) fn load(bytes: &[u8], limits: &Limits) -> Result<Module, LoadError> {
                 for _ in 0..r.len().at(r)? {
                     // Typed function references let an entry start `0x40 0x00` and end with an
                     // initializer expression.
-                    let first = r.peek().unwrap_or(0);
-                    let t = r.table_type().map_err(|e| proposals::or(e, Site::Table, first)).at(r)?;
+                    let t = r
+                        .table_type()
+                        .map_err(
+                            |e| if matches!(e, Invalid::RefType) { r.or_sign(e, Site::Table) } else { e },
+                        )
+                        .at(r)?;
                     table_limits(&t).at(r)?;
                     facts.tables.push(t.element_type);
                     m.tables.push(t);
@@ -206,9 +210,8 @@ fn imports(r: &mut Reader<'_>, m: &mut Module, facts: &mut Facts) -> Result<(), 
         let module = r.name().at(r)?;
         let name = r.name().at(r)?;
         let at = r.offset();
-        let kind = r.u8().at(r)?;
-        let ty = match kind {
-            0x00 => {
+        let ty = match r.external_kind().at(r)? {
+            ExternalKind::Func => {
                 let t = r.u32().at(r)?;
                 if t as usize >= m.types.len() {
                     return Err(LoadError::invalid(at, Invalid::UnknownType(t)));
@@ -217,30 +220,24 @@ fn imports(r: &mut Reader<'_>, m: &mut Module, facts: &mut Facts) -> Result<(), 
                 m.num_imported_funcs += 1;
                 ImportType::Func(t)
             }
-            0x01 => {
+            ExternalKind::Table => {
                 let t = r.table_type().at(r)?;
                 table_limits(&t).map_err(|e| LoadError::invalid(at, e))?;
                 facts.tables.push(t.element_type);
                 m.num_imported_tables += 1;
                 ImportType::Table(t)
             }
-            0x02 => {
+            ExternalKind::Memory => {
                 let t = r.memory_type().at(r)?;
                 memory_limits(&t, facts).map_err(|e| LoadError::invalid(at, e))?;
                 m.num_imported_memories += 1;
                 ImportType::Memory(t)
             }
-            0x03 => {
+            ExternalKind::Global => {
                 let t = r.global_type().at(r)?;
                 m.num_imported_globals += 1;
                 m.global_types.push(t);
                 ImportType::Global(t)
-            }
-            _ => {
-                return Err(LoadError::invalid(
-                    at,
-                    proposals::or(Invalid::ExternalKind, Site::External, kind),
-                ));
             }
         };
         m.imports.push(Import { module: module.into(), name: name.into(), ty });
@@ -254,17 +251,7 @@ fn exports(r: &mut Reader<'_>, m: &mut Module, facts: &mut Facts) -> Result<(), 
     for _ in 0..r.len().at(r)? {
         let at = r.offset();
         let name = r.name().at(r)?;
-        let byte = r.peek().unwrap_or(0);
-        let kind = r
-            .byte_as(Invalid::ExternalKind, |b| match b {
-                0x00 => Some(ExternalKind::Func),
-                0x01 => Some(ExternalKind::Table),
-                0x02 => Some(ExternalKind::Memory),
-                0x03 => Some(ExternalKind::Global),
-                _ => None,
-            })
-            .map_err(|e| proposals::or(e, Site::External, byte))
-            .at(r)?;
+        let kind = r.external_kind().at(r)?;
         let index = r.u32().at(r)?;
         let known = match kind {
             ExternalKind::Func => (index as usize) < m.func_types.len(),
@@ -311,10 +298,11 @@ fn const_expr(
 /// expressions) or `global.get` of an immutable global the module defines and has already
 /// declared (GC).
 #[cold]
+#[inline(never)]
 fn const_sign(mut r: Reader<'_>, m: &Module) -> Option<LoadError> {
     use Operator as O;
     loop {
-        let at = r.offset();
+        let (at, byte) = (r.offset(), r.peek().ok()?);
         let ins = r.instr().ok()?;
         let sign = match (ins.op, &ins.imm) {
             (O::GlobalGet, &Imm::Index(g)) => {
@@ -336,7 +324,7 @@ fn const_sign(mut r: Reader<'_>, m: &Module) -> Option<LoadError> {
             ) => {
                 continue;
             }
-            (op, _) => proposals::sign(Site::ConstOp, op.encoding().0.into()),
+            _ => proposals::sign(Site::ConstOp, byte.into()),
         };
         return sign.map(|s| LoadError::invalid(at, Invalid::Proposal(s)));
     }

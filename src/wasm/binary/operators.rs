@@ -843,6 +843,14 @@ impl Instr<'_> {
     }
 }
 
+/// An opcode that is not 2.0's (`sub` is `u32::MAX` for none): the sign of a later proposal
+/// if it is one.
+#[cold]
+fn illegal(byte: u8, sub: u32) -> Invalid {
+    let code = if byte >= 0xFB { proposals::prefixed(byte, sub) } else { byte.into() };
+    proposals::or(Invalid::Opcode { byte, sub }, Site::Op, code)
+}
+
 impl<'a> Reader<'a> {
     /// One instruction (spec 5.4): its opcode, then its immediates as the table says.
     pub(crate) fn instr(&mut self) -> Result<Instr<'a>, Invalid> {
@@ -852,17 +860,12 @@ impl<'a> Reader<'a> {
                 0xFC | 0xFD => {
                     let sub = r.u32()?;
                     let table: &[Option<Operator>] = if b == 0xFC { &PREFIX_FC } else { &PREFIX_FD };
-                    let op = table.get(sub as usize).copied().flatten();
-                    op.ok_or_else(|| proposals::or(Invalid::Opcode { byte: b, sub }, Site::Prefixed(b), sub))
+                    table.get(sub as usize).copied().flatten().ok_or_else(|| illegal(b, sub))
                 }
                 // The prefixes of GC and of threads: the prefix is the sign, the sub-opcode
                 // (if it decodes) what the message shows.
-                0xFB | 0xFE => {
-                    let sub = r.u32().unwrap_or(u32::MAX);
-                    Err(proposals::or(Invalid::Opcode { byte: b, sub }, Site::Prefixed(b), sub))
-                }
-                _ => PLAIN[b as usize]
-                    .ok_or_else(|| proposals::or(Invalid::Opcode { byte: b, sub: u32::MAX }, Site::Op, b)),
+                0xFB | 0xFE => Err(illegal(b, r.u32().unwrap_or(u32::MAX))),
+                _ => PLAIN[b as usize].ok_or_else(|| illegal(b, u32::MAX)),
             }
         })?;
         let imm = match op.info().imm {
@@ -927,11 +930,13 @@ impl<'a> Reader<'a> {
     }
 
     /// The reserved zero byte of 2.0's memory instructions, a memory index in multi-memory: one
-    /// that names another memory is the proposal's sign (a zero written in more bytes is only
-    /// malformed).
+    /// byte that names another memory is the proposal's sign (a zero written in more bytes, or
+    /// an index past 127, stays malformed).
     fn zero(&mut self) -> Result<(), Invalid> {
-        self.byte_as(Invalid::ZeroByte, |b| (b == 0).then_some(()))
-            .map_err(|e| proposals::or(e, Site::MemoryIndex, self.clone().u32().unwrap_or(0)))
+        self.byte_as(Invalid::ZeroByte, |b| (b == 0).then_some(())).map_err(|e| match self.peek() {
+            Ok(index @ 1..0x80) => proposals::or(e, Site::MemoryIndex, index.into()),
+            _ => e,
+        })
     }
 }
 

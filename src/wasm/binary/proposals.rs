@@ -89,10 +89,8 @@ pub(crate) enum Site {
     Form,
     /// A byte where a value, reference or heap type is expected.
     Type,
-    /// A one-byte opcode.
+    /// An opcode: a one-byte opcode's byte, or a prefixed one's code ([`prefixed`]).
     Op,
-    /// The sub-opcode after a prefix byte (`u32::MAX` when it does not decode).
-    Prefixed(u8),
     /// The opcode of an instruction in a constant expression.
     ConstOp,
     /// `global.get` in a constant expression of an immutable global the module defines (the
@@ -108,6 +106,12 @@ pub(crate) enum Site {
 
 const ANY: u32 = u32::MAX;
 
+/// The code of a prefixed opcode at [`Site::Op`]: the prefix in the top byte, the sub-opcode
+/// below (`0xFF_FFFF` for one that does not decode or is larger).
+pub(crate) const fn prefixed(prefix: u8, sub: u32) -> u32 {
+    (prefix as u32) << 24 | if sub < 0xFF_FFFF { sub } else { 0xFF_FFFF }
+}
+
 macro_rules! signs {
     ($(($site:expr, $lo:expr, $hi:expr, $proposal:ident, $what:literal),)*) => {
         /// The signs: where each is seen, its codes (`lo..=hi`) and its proposal.
@@ -121,7 +125,7 @@ use Site::*;
 
 signs! {
     (MemoryFlags, 0x02, 0x02, Threads, "a shared memory"),
-    (Prefixed(0xFE), 0, ANY, Threads, "an atomic instruction"),
+    (Op, prefixed(0xFE, 0), prefixed(0xFE, ANY), Threads, "an atomic instruction"),
     (Section, 13, 13, ExceptionHandling, "a tag section"),
     (External, 4, 4, ExceptionHandling, "a tag import or export"),
     (Op, 0x06, 0x06, ExceptionHandling, "try"),
@@ -169,13 +173,13 @@ signs! {
     (Type, 0x72, 0x72, Gc, "the type nullexternref"),
     (Type, 0x73, 0x73, Gc, "the type nullfuncref"),
     (Op, 0xD3, 0xD3, Gc, "ref.eq"),
-    (Prefixed(0xFB), 0, ANY, Gc, "a GC instruction"),
+    (Op, prefixed(0xFB, 0), prefixed(0xFB, ANY), Gc, "a GC instruction"),
     (ConstGlobal, 0, ANY, Gc, "global.get of a global the module defines, in a constant expression"),
-    (Prefixed(0xFD), 0x100, 0x113, RelaxedSimd, "a relaxed SIMD instruction"),
-    (Prefixed(0xFC), 19, 19, WideArithmetic, "i64.add128"),
-    (Prefixed(0xFC), 20, 20, WideArithmetic, "i64.sub128"),
-    (Prefixed(0xFC), 21, 21, WideArithmetic, "i64.mul_wide_s"),
-    (Prefixed(0xFC), 22, 22, WideArithmetic, "i64.mul_wide_u"),
+    (Op, prefixed(0xFD, 0x100), prefixed(0xFD, 0x113), RelaxedSimd, "a relaxed SIMD instruction"),
+    (Op, prefixed(0xFC, 19), prefixed(0xFC, 19), WideArithmetic, "i64.add128"),
+    (Op, prefixed(0xFC, 20), prefixed(0xFC, 20), WideArithmetic, "i64.sub128"),
+    (Op, prefixed(0xFC, 21), prefixed(0xFC, 21), WideArithmetic, "i64.mul_wide_s"),
+    (Op, prefixed(0xFC, 22), prefixed(0xFC, 22), WideArithmetic, "i64.mul_wide_u"),
     (MemoryFlags, 0x08, 0x08, CustomPageSizes, "a memory with a custom page size"),
     (Form, 0x5D, 0x5D, StackSwitching, "a continuation type"),
     (Type, 0x68, 0x68, StackSwitching, "the type contref"),
@@ -190,11 +194,13 @@ signs! {
 }
 
 /// The first construct of a proposal after 2.0 that the decoder met in a module: a row of the
-/// table of signs, and the code it was seen with (an opcode, a byte, an index).
+/// table of signs, and the code it was seen with (an opcode, a byte, an index). Packed, so
+/// that [`Invalid`] stays 8 bytes and every decoder's result stays as narrow as in 2.0.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(C, packed)]
 pub struct Sign {
-    row: u8,
     code: u32,
+    row: u8,
 }
 
 impl Sign {
@@ -209,17 +215,20 @@ impl fmt::Display for Sign {
     /// `an atomic instruction, opcode 0xfe 0x10`, `memory index 1`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (what, code) = (WHAT[self.row as usize], self.code);
-        match SIGNS[self.row as usize].0 {
-            Op => write!(f, "{what}, opcode 0x{code:02x}"),
-            Prefixed(p) if code != ANY => write!(f, "{what}, opcode 0x{p:02x} 0x{code:x}"),
-            Prefixed(p) => write!(f, "{what}, opcode 0x{p:02x}"),
-            MemoryIndex => write!(f, "{what} {code}"),
+        match (SIGNS[self.row as usize].0, code >> 24, code & 0xFF_FFFF) {
+            (Op, 0, _) => write!(f, "{what}, opcode 0x{code:02x}"),
+            (Op, prefix, 0xFF_FFFF) => write!(f, "{what}, opcode 0x{prefix:02x}"),
+            (Op, prefix, sub) => write!(f, "{what}, opcode 0x{prefix:02x} 0x{sub:x}"),
+            (MemoryIndex, ..) => write!(f, "{what} {code}"),
             _ => f.write_str(what),
         }
     }
 }
 
-/// The sign that `code` seen at `site` is, if it is one.
+/// The sign that `code` seen at `site` is, if it is one. Out of line, like [`or`]: only a
+/// module that has already failed as 2.0 comes here.
+#[cold]
+#[inline(never)]
 pub(crate) fn sign(site: Site, code: u32) -> Option<Sign> {
     let row = SIGNS.iter().position(|&(s, lo, hi, _)| s == site && (lo..=hi).contains(&code))?;
     Some(Sign { row: row as u8, code })
@@ -227,8 +236,9 @@ pub(crate) fn sign(site: Site, code: u32) -> Option<Sign> {
 
 /// `why`, the 2.0 reason, unless `code` seen at `site` is the sign of a later proposal.
 #[cold]
-pub(crate) fn or(why: Invalid, site: Site, code: impl Into<u32>) -> Invalid {
-    sign(site, code.into()).map_or(why, Invalid::Proposal)
+#[inline(never)]
+pub(crate) fn or(why: Invalid, site: Site, code: u32) -> Invalid {
+    sign(site, code).map_or(why, Invalid::Proposal)
 }
 
 #[cfg(test)]
@@ -253,17 +263,19 @@ mod tests {
         let show = |site, code| sign(site, code).map(|s| alloc::format!("{}: {s}", s.proposal().name()));
         assert_eq!(show(Op, 0x12).as_deref(), Some("tail calls: return_call, opcode 0x12"));
         assert_eq!(
-            show(Prefixed(0xFE), 0x10).as_deref(),
+            show(Op, 0xFE00_0010).as_deref(),
             Some("threads: an atomic instruction, opcode 0xfe 0x10")
         );
         assert_eq!(
-            show(Prefixed(0xFB), ANY).as_deref(),
+            show(Op, 0xFBFF_FFFF).as_deref(),
             Some("garbage collection: a GC instruction, opcode 0xfb")
         );
+        assert_eq!(prefixed(0xFB, u32::MAX), 0xFBFF_FFFF);
         assert_eq!(show(MemoryIndex, 1).as_deref(), Some("multi-memory: memory index 1"));
         assert_eq!(show(MemoryIndex, 0), None, "memory 0 is 2.0's");
-        assert_eq!(show(Prefixed(0xFD), 0xFF), None, "below the relaxed range");
-        assert_eq!(show(Prefixed(0xFC), 18), None);
+        assert_eq!(show(Op, 0xFD00_00FF), None, "below the relaxed range");
+        assert_eq!(show(Op, 0xFC00_0012), None);
+        assert_eq!(show(Op, 0xFE), None, "0xfe alone is the code of no one-byte opcode");
         assert_eq!(show(TableFlags, 0x02), None, "a shared table is no sign of threads");
     }
 }

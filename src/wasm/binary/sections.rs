@@ -83,7 +83,7 @@ impl<'a> Sections<'a> {
         if section > id::DATA_COUNT {
             return Err(LoadError::invalid(
                 start,
-                proposals::or(Invalid::SectionId(section), Site::Section, section),
+                proposals::or(Invalid::SectionId(section), Site::Section, section.into()),
             ));
         }
         let size = self.r.u32().map_err(|e| self.r.error(e))? as usize;

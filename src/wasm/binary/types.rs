@@ -223,44 +223,30 @@ pub struct MemArg {
 // ---- decoding -------------------------------------------------------------------------------
 
 impl<'a> Reader<'a> {
-    /// The next byte if `f` accepts it (consumed), else `why` or the sign of a later proposal
-    /// that the byte is at `site` (not consumed).
-    fn byte_or_sign<T>(
-        &mut self,
-        why: Invalid,
-        site: Site,
-        f: impl FnOnce(u8) -> Option<T>,
-    ) -> Result<T, Invalid> {
-        let b = self.peek()?;
-        self.byte_as(why, f).map_err(|why| proposals::or(why, site, b))
-    }
-
     /// A value type (spec 5.3.4).
     pub(crate) fn val_type(&mut self) -> Result<ValType, Invalid> {
-        self.byte_or_sign(Invalid::ValType, Site::Type, ValType::from_byte)
+        self.byte_as(Invalid::ValType, ValType::from_byte).map_err(|e| self.or_sign(e, Site::Type))
     }
 
     /// A reference type (spec 5.3.3).
     pub(crate) fn ref_type(&mut self) -> Result<RefType, Invalid> {
-        self.byte_or_sign(Invalid::RefType, Site::Type, |b| match b {
+        self.byte_as(Invalid::RefType, |b| match b {
             0x70 => Some(RefType::FuncRef),
             0x6F => Some(RefType::ExternRef),
             _ => None,
         })
+        .map_err(|e| self.or_sign(e, Site::Type))
     }
 
     /// Limits (spec 5.3.7): `0x00 min` or `0x01 min max`. Later proposals give the flags more
-    /// bits (a shared memory, a 64-bit index, a custom page size): when each further bit set is
-    /// a sign at `site` (a memory's or a table's limits), the lowest names its proposal;
+    /// bits (a shared memory, a 64-bit index, a custom page size): the lowest bit past "has a
+    /// maximum" names its proposal if it is a sign at `site` (a memory's or a table's limits);
     /// otherwise the flags are malformed.
     pub(crate) fn limits(&mut self, site: Site) -> Result<(u64, Option<u64>), Invalid> {
         let flags = self.peek()?;
         if flags > 1 {
-            let mut first = None;
-            for bit in (1..8).map(|i| 1u32 << i).filter(|&bit| u32::from(flags) & bit != 0) {
-                first = first.or(Some(proposals::sign(site, bit).ok_or(Invalid::LimitsFlags)?));
-            }
-            return Err(first.map_or(Invalid::LimitsFlags, Invalid::Proposal));
+            let past_max = u32::from(flags & !1);
+            return Err(proposals::or(Invalid::LimitsFlags, site, past_max & past_max.wrapping_neg()));
         }
         self.u8()?;
         let min = self.u32()? as u64;
@@ -268,9 +254,22 @@ impl<'a> Reader<'a> {
         Ok((min, max))
     }
 
+    /// An import or export kind (spec 5.5.5, 5.5.10).
+    pub(crate) fn external_kind(&mut self) -> Result<ExternalKind, Invalid> {
+        self.byte_as(Invalid::ExternalKind, |b| match b {
+            0x00 => Some(ExternalKind::Func),
+            0x01 => Some(ExternalKind::Table),
+            0x02 => Some(ExternalKind::Memory),
+            0x03 => Some(ExternalKind::Global),
+            _ => None,
+        })
+        .map_err(|e| self.or_sign(e, Site::External))
+    }
+
     /// A function type (spec 5.3.6): `0x60`, parameters, results.
     pub(crate) fn func_type(&mut self) -> Result<FuncType, Invalid> {
-        self.byte_or_sign(Invalid::FuncTypeForm, Site::Form, |b| (b == 0x60).then_some(()))?;
+        self.byte_as(Invalid::FuncTypeForm, |b| (b == 0x60).then_some(()))
+            .map_err(|e| self.or_sign(e, Site::Form))?;
         let mut types = alloc::vec::Vec::new();
         let n = self.len()?;
         for _ in 0..n {
@@ -315,12 +314,10 @@ impl<'a> Reader<'a> {
             self.u8()?;
             return Ok(BlockType::Type(t));
         }
-        // A one-byte negative s33 is a type of a later proposal (`(ref $t)`, `anyref`) or none.
-        if b > 0x40
-            && b < 0x80
-            && let Some(s) = proposals::sign(Site::Type, b.into())
-        {
-            return Err(Invalid::Proposal(s));
+        // A one-byte negative s33 that is no value type names no type of 2.0 (`(ref $t)` and
+        // `anyref` are later proposals'): refused at that byte.
+        if b > 0x40 && b < 0x80 {
+            return Err(self.or_sign(Invalid::ValType, Site::Type));
         }
         let x = self.s33()?;
         // A negative s33 that is not a value type's byte names no type; an index past u32
@@ -328,19 +325,9 @@ impl<'a> Reader<'a> {
         u32::try_from(x).map(BlockType::FuncType).map_err(|_| Invalid::ValType)
     }
 
-    /// A `memarg` (spec 5.4.6): alignment exponent and offset. Multi-memory sets bit 6 of the
-    /// alignment to say that a memory index follows: named, at the memarg's first byte.
+    /// A `memarg` (spec 5.4.6): alignment exponent and offset.
     pub(crate) fn memarg(&mut self) -> Result<MemArg, Invalid> {
-        let mut r = self.clone();
-        let align = r.u32();
-        // No 2.0 alignment is that large (16 bytes, 2^4, at most).
-        if let Ok(a @ 0x40..) = align
-            && let Some(s) = proposals::sign(Site::MemArg, a)
-        {
-            return Err(Invalid::Proposal(s));
-        }
-        *self = r;
-        let align = align?;
+        let align = self.u32()?;
         let offset = self.u32()?;
         Ok(MemArg { align, offset })
     }
