@@ -1004,6 +1004,17 @@ fn module_errors_are_one_line() {
              this one with 41 53 48 44 (at offset 0x0)"
         )
     );
+    // A module built with a proposal after 2.0: the proposal by name, at the byte of its sign
+    // (the memory's limits flags, after the header, the section's id and size and the count).
+    let threads = module(&d, "threads.wasm", "(module (memory 1 1 shared))");
+    let o = qip_memory(&["count", &threads, "--invoke", "f"]);
+    assert_eq!(
+        one_line_failure(&o),
+        format!(
+            "qip-memory: {threads}: uses threads (a shared memory); the interpreter runs WebAssembly 2.0 \
+             (at offset 0xb)"
+        )
+    );
 }
 
 /// Any file name works (the target goes out as `target.wasm`), and the request offsets do not

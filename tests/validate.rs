@@ -11,7 +11,10 @@
 //!
 //! Where both reject, the offsets are compared too and the share that agrees is printed; the
 //! test requires agreement on accept/reject only, since two correct validators may notice one
-//! problem at different bytes. A module that our limits refuse (`docs/limits.md`: more locals,
+//! problem at different bytes. A generated module beyond 2.0 that wasmparser accepts once the
+//! feature is switched on must be refused by ours in the proposal's name
+//! (`Invalid::Proposal`, docs/interpreter.md "Proposals after 2.0"), and one hand-written
+//! module per proposal checks the name, the message and the offset exactly. A module that our limits refuse (`docs/limits.md`: more locals,
 //! functions or memory than the interpreter takes) is not compared: loading stops at the limit,
 //! before it would see a later problem.
 //!
@@ -22,7 +25,7 @@
 #[allow(dead_code)]
 mod engine;
 
-use qip_memory::wasm::{Limits, LoadErrorKind, Module};
+use qip_memory::wasm::{Invalid, Limits, LoadErrorKind, Module, Proposal};
 use wasmparser::{Validator, WasmFeatures};
 
 use engine::SplitMix64 as Rng;
@@ -48,6 +51,11 @@ fn theirs(bytes: &[u8]) -> Result<(), (u32, String)> {
     v.validate_all(bytes).map(|_| ()).map_err(|e| (e.offset() as u32, e.message().to_string()))
 }
 
+/// Whether wasmparser accepts the module with `features` on top of 2.0's.
+fn theirs_with(bytes: &[u8], features: WasmFeatures) -> bool {
+    Validator::new_with_features(WasmFeatures::WASM2 | features).validate_all(bytes).is_ok()
+}
+
 #[derive(Default)]
 struct Tally {
     compared: u64,
@@ -55,6 +63,8 @@ struct Tally {
     accepted: u64,
     rejected: u64,
     same_offset: u64,
+    /// Generated modules refused by name, per proposal.
+    named: std::collections::BTreeMap<&'static str, u64>,
     disagreements: Vec<String>,
 }
 
@@ -83,6 +93,26 @@ impl Tally {
                     path.display()
                 ));
             }
+        }
+    }
+}
+
+impl Tally {
+    /// A module of a config with `proposal` switched on: if it is not 2.0 but is valid with the
+    /// proposal's `features`, ours must refuse it in the proposal's name.
+    fn named(&mut self, what: &str, bytes: &[u8], proposal: Proposal, features: WasmFeatures) {
+        let Some(Err((offset, reason))) = ours(bytes) else { return };
+        if theirs(bytes).is_ok() || !theirs_with(bytes, features) {
+            return;
+        }
+        let named = Module::new(bytes, &Limits { max_module_bytes: usize::MAX, ..Limits::default() })
+            .err()
+            .and_then(|e| e.kind.proposal());
+        if named == Some(proposal) {
+            *self.named.entry(proposal.name()).or_default() += 1;
+        } else {
+            self.disagreements
+                .push(format!("{what}: valid with {}, ours {reason} at {offset:#x}", proposal.name()));
         }
     }
 }
@@ -124,16 +154,38 @@ fn generate(seed: u64, configure: impl FnOnce(&mut wasm_smith::Config)) -> Optio
     wasm_smith::Module::new(config, &mut u).ok().map(|m| m.to_bytes())
 }
 
-/// Features beyond WebAssembly 2.0, one per seed, each switched on over the 2.0 config.
-fn beyond_2_0(seed: u64, c: &mut wasm_smith::Config) {
+/// Features beyond WebAssembly 2.0, one per seed, each switched on over the 2.0 config: the
+/// proposal and wasmparser's features for it.
+fn beyond_2_0(seed: u64, c: &mut wasm_smith::Config) -> (Proposal, WasmFeatures) {
     match seed % 7 {
-        0 => c.tail_call_enabled = true,
-        1 => c.exceptions_enabled = true,
-        2 => c.threads_enabled = true,
-        3 => c.memory64_enabled = true,
-        4 => c.extended_const_enabled = true,
-        5 => c.max_memories = 3,
-        _ => c.relaxed_simd_enabled = true,
+        0 => {
+            c.tail_call_enabled = true;
+            (Proposal::TailCalls, WasmFeatures::TAIL_CALL)
+        }
+        1 => {
+            c.exceptions_enabled = true;
+            (Proposal::ExceptionHandling, WasmFeatures::EXCEPTIONS)
+        }
+        2 => {
+            c.threads_enabled = true;
+            (Proposal::Threads, WasmFeatures::THREADS)
+        }
+        3 => {
+            c.memory64_enabled = true;
+            (Proposal::Memory64, WasmFeatures::MEMORY64)
+        }
+        4 => {
+            c.extended_const_enabled = true;
+            (Proposal::ExtendedConst, WasmFeatures::EXTENDED_CONST)
+        }
+        5 => {
+            c.max_memories = 3;
+            (Proposal::MultiMemory, WasmFeatures::MULTI_MEMORY)
+        }
+        _ => {
+            c.relaxed_simd_enabled = true;
+            (Proposal::RelaxedSimd, WasmFeatures::RELAXED_SIMD)
+        }
     }
 }
 
@@ -156,8 +208,12 @@ fn our_validator_agrees_with_wasmparser() {
                 t.compare(&format!("seed {seed} mutation {k}"), &mutated);
             }
         }
-        if let Some(m) = generate(seed, |c| beyond_2_0(seed, c)) {
-            t.compare(&format!("seed {seed} beyond 2.0"), &m);
+        let mut beyond = None;
+        if let Some(m) = generate(seed, |c| beyond = Some(beyond_2_0(seed, c))) {
+            let what = format!("seed {seed} beyond 2.0");
+            t.compare(&what, &m);
+            let (proposal, features) = beyond.expect("the config was made");
+            t.named(&what, &m, proposal, features);
         }
     }
     println!(
@@ -170,6 +226,7 @@ fn our_validator_agrees_with_wasmparser() {
         t.same_offset,
         t.disagreements.len()
     );
+    println!("validate: generated modules refused by the name of their proposal: {:?}", t.named);
     for d in t.disagreements.iter().take(20) {
         println!("  {d}");
     }
@@ -177,4 +234,307 @@ fn our_validator_agrees_with_wasmparser() {
     // Both must see real work: most generated modules valid, most mutations caught.
     assert!(t.accepted > n, "too few valid modules: {}", t.accepted);
     assert!(t.rejected > n, "too few rejected modules: {}", t.rejected);
+    // Each of the seven features gets a seventh of the seeds; most of its modules use it.
+    if n >= 700 {
+        assert_eq!(t.named.len(), 7, "a proposal never named: {:?}", t.named);
+    }
+}
+
+// ---------------------------------------------------------------- proposals after 2.0, by hand
+
+/// The module `wat` (text) is refused for using `proposal`: wasmparser refuses it as 2.0 and,
+/// with `features` (`None` where no module can use the sign validly: it would need a second
+/// memory first), accepts it; ours names the proposal in `message` at `offset`, which the
+/// caller worked out from the encoding.
+fn refused(wat: &str, proposal: Proposal, features: Option<WasmFeatures>, offset: u32, message: &str) {
+    let bytes = wat::parse_str(wat).expect("the text encodes");
+    refused_bytes(&bytes, proposal, features, offset, message);
+}
+
+fn refused_bytes(
+    bytes: &[u8],
+    proposal: Proposal,
+    features: Option<WasmFeatures>,
+    offset: u32,
+    message: &str,
+) {
+    assert!(theirs(bytes).is_err(), "wasmparser accepts it as 2.0");
+    if let Some(f) = features {
+        assert!(theirs_with(bytes, f), "wasmparser refuses it with the feature: {:?}", {
+            let mut v = Validator::new_with_features(WasmFeatures::WASM2 | f);
+            v.validate_all(bytes).err()
+        });
+    }
+    let e = Module::new(bytes, &Limits::default()).map(|_| ()).expect_err("ours refuses it");
+    assert!(matches!(e.kind, LoadErrorKind::Invalid(Invalid::Proposal(_))), "{e:?}");
+    assert_eq!(e.kind.proposal(), Some(proposal), "{e}");
+    assert_eq!(e.offset.0, offset, "{e}");
+    assert_eq!(e.to_string(), message);
+}
+
+// Offsets: the header is bytes 0..8, so the first section's id is at 8, its size at 9 and
+// its contents from 10 (0xa); one-byte sizes and counts throughout.
+
+#[test]
+fn threads_by_name() {
+    // Memory section: id 8, size 9, count 0xa, limits flags 0x03 (a maximum, shared) at 0xb.
+    refused(
+        "(module (memory 1 1 shared))",
+        Proposal::Threads,
+        Some(WasmFeatures::THREADS),
+        0xb,
+        "uses threads (a shared memory); the interpreter runs WebAssembly 2.0 (at offset 0xb)",
+    );
+    assert_eq!(Proposal::Threads.name(), "threads");
+    // Type section 8..=0xe (01 05 01 60 00 01 7f), function 0xf..=0x12, memory 0x13..=0x17,
+    // code: id 0x18, size 0x19, count 0x1a, body size 0x1b, locals 0x1c, i32.const 0x1d,
+    // then `i32.atomic.load` (fe 10) at 0x1f.
+    refused(
+        "(module (memory 1) (func (result i32) i32.const 0 i32.atomic.load))",
+        Proposal::Threads,
+        Some(WasmFeatures::THREADS),
+        0x1f,
+        "uses threads (an atomic instruction, opcode 0xfe 0x10); the interpreter runs WebAssembly 2.0 \
+         (at offset 0x1f)",
+    );
+}
+
+#[test]
+fn exception_handling_by_name() {
+    // Type section 8..=0xd (01 04 01 60 00 00), then the tag section's id 13 at 0xe.
+    refused(
+        "(module (tag))",
+        Proposal::ExceptionHandling,
+        Some(WasmFeatures::EXCEPTIONS),
+        0xe,
+        "uses exception handling (a tag section); the interpreter runs WebAssembly 2.0 (at offset 0xe)",
+    );
+    // Type 8..=0xd, function 0xe..=0x11 (03 02 01 00), code: id 0x12, size 0x13, count 0x14,
+    // body size 0x15, locals 0x16, `try_table` at 0x17.
+    refused(
+        "(module (func (try_table)))",
+        Proposal::ExceptionHandling,
+        Some(WasmFeatures::EXCEPTIONS),
+        0x17,
+        "uses exception handling (try_table, opcode 0x1f); the interpreter runs WebAssembly 2.0 \
+         (at offset 0x17)",
+    );
+    // An import of kind 4 (a tag): import section id 0xe, size 0xf, count 0x10, names "m"
+    // (0x11..=0x12) and "t" (0x13..=0x14), kind at 0x15.
+    refused(
+        "(module (import \"m\" \"t\" (tag)))",
+        Proposal::ExceptionHandling,
+        Some(WasmFeatures::EXCEPTIONS),
+        0x15,
+        "uses exception handling (a tag import or export); the interpreter runs WebAssembly 2.0 \
+         (at offset 0x15)",
+    );
+}
+
+#[test]
+fn tail_calls_by_name() {
+    // As `try_table` above: the body's first instruction at 0x17.
+    refused(
+        "(module (func return_call 0))",
+        Proposal::TailCalls,
+        Some(WasmFeatures::TAIL_CALL),
+        0x17,
+        "uses tail calls (return_call, opcode 0x12); the interpreter runs WebAssembly 2.0 (at offset 0x17)",
+    );
+}
+
+#[test]
+fn extended_constant_expressions_by_name() {
+    // Global section: id 8, size 9, count 0xa, type 0xb, mutability 0xc, `i32.const 1` at
+    // 0xd, `i32.const 2` at 0xf, `i32.add` at 0x11. As 2.0 the second constant was the error
+    // (a type mismatch); the sign is the addition.
+    refused(
+        "(module (global i32 (i32.add (i32.const 1) (i32.const 2))))",
+        Proposal::ExtendedConst,
+        Some(WasmFeatures::EXTENDED_CONST),
+        0x11,
+        "uses extended constant expressions (i32.add in a constant expression); the interpreter runs \
+         WebAssembly 2.0 (at offset 0x11)",
+    );
+    // A data segment's offset: memory section 8..=0xc, data section id 0xd, size 0xe, count
+    // 0xf, flags 0x10, `i32.const 2` at 0x11, `i32.const 8` at 0x13, `i32.mul` at 0x15.
+    refused(
+        "(module (memory 1) (data (offset (i32.mul (i32.const 2) (i32.const 8))) \"x\"))",
+        Proposal::ExtendedConst,
+        Some(WasmFeatures::EXTENDED_CONST),
+        0x15,
+        "uses extended constant expressions (i32.mul in a constant expression); the interpreter runs \
+         WebAssembly 2.0 (at offset 0x15)",
+    );
+}
+
+#[test]
+fn memory64_by_name() {
+    refused(
+        "(module (memory i64 1))",
+        Proposal::Memory64,
+        Some(WasmFeatures::MEMORY64),
+        0xb,
+        "uses memory64 (a 64-bit memory); the interpreter runs WebAssembly 2.0 (at offset 0xb)",
+    );
+    // Table section: id 8, size 9, count 0xa, element type 0xb, limits flags 0x04 at 0xc.
+    refused(
+        "(module (table i64 1 funcref))",
+        Proposal::Memory64,
+        Some(WasmFeatures::MEMORY64),
+        0xc,
+        "uses memory64 (a 64-bit table); the interpreter runs WebAssembly 2.0 (at offset 0xc)",
+    );
+}
+
+#[test]
+fn multi_memory_by_name() {
+    // Memory section: count 2 at 0xa, the first memory's flags 0xb and minimum 0xc, the second
+    // memory from 0xd.
+    refused(
+        "(module (memory 1) (memory 1))",
+        Proposal::MultiMemory,
+        Some(WasmFeatures::MULTI_MEMORY),
+        0xd,
+        "uses multi-memory (a second memory); the interpreter runs WebAssembly 2.0 (at offset 0xd)",
+    );
+    // `memory.size 1` in a module of one memory (spec binary.wast's malformed module): invalid
+    // with multi-memory too, so wasmparser is not asked to accept it. Type 8..=0xe (01 05 01 60
+    // 00 01 7f), function 0xf..=0x12, memory 0x13..=0x17, code: id 0x18, size 0x19, count
+    // 0x1a, body size 0x1b, locals 0x1c, memory.size 0x1d, its memory index at 0x1e.
+    let module = [
+        &b"\0asm\x01\0\0\0"[..],
+        &[0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7F],
+        &[0x03, 0x02, 0x01, 0x00],
+        &[0x05, 0x03, 0x01, 0x00, 0x01],
+        &[0x0A, 0x06, 0x01, 0x04, 0x00, 0x3F, 0x01, 0x0B],
+    ]
+    .concat();
+    refused_bytes(
+        &module,
+        Proposal::MultiMemory,
+        None,
+        0x1e,
+        "uses multi-memory (memory index 1); the interpreter runs WebAssembly 2.0 (at offset 0x1e)",
+    );
+    // Bit 6 of a memarg's alignment: a memory index follows. Type 8..=0xd, function 0xe..=0x11,
+    // memory 0x12..=0x16, code: id 0x17, size 0x18, count 0x19, body size 0x1a, locals 0x1b,
+    // i32.const 0x1c, then `i32.load` at 0x1e with flags 0x42, memory 0, offset 0. As 2.0 the
+    // alignment is too large, which validation finds at the instruction.
+    let memarg = [
+        &b"\0asm\x01\0\0\0"[..],
+        &[0x01, 0x04, 0x01, 0x60, 0x00, 0x00],
+        &[0x03, 0x02, 0x01, 0x00],
+        &[0x05, 0x03, 0x01, 0x00, 0x01],
+        &[0x0A, 0x0B, 0x01, 0x09, 0x00, 0x41, 0x00, 0x28, 0x42, 0x00, 0x00, 0x1A, 0x0B],
+    ]
+    .concat();
+    refused_bytes(
+        &memarg,
+        Proposal::MultiMemory,
+        Some(WasmFeatures::MULTI_MEMORY),
+        0x1e,
+        "uses multi-memory (a memarg with a memory index); the interpreter runs WebAssembly 2.0 \
+         (at offset 0x1e)",
+    );
+    // A zero written in two bytes is not a memory index of another memory: 2.0's reason stays.
+    let mut padded = module.clone();
+    padded.splice(0x1e..0x1f, [0x80, 0x00]);
+    padded[0x19] += 1;
+    padded[0x1b] += 1;
+    let e = Module::new(&padded, &Limits::default()).unwrap_err();
+    assert_eq!(e.to_string(), "zero byte expected (at offset 0x1e)");
+}
+
+#[test]
+fn typed_function_references_by_name() {
+    // Type section: count 2 at 0xa, `(func)` 0xb..=0xd, then 60 01 and the parameter's
+    // `ref null` byte 0x63 at 0x10.
+    refused(
+        "(module (type (func)) (func (param (ref null 0))))",
+        Proposal::FunctionReferences,
+        Some(WasmFeatures::FUNCTION_REFERENCES),
+        0x10,
+        "uses typed function references (a (ref null $t) type); the interpreter runs WebAssembly 2.0 \
+         (at offset 0x10)",
+    );
+}
+
+#[test]
+fn gc_by_name() {
+    let gc = WasmFeatures::GC | WasmFeatures::FUNCTION_REFERENCES;
+    // Type section: count 0xa, the struct form 0x5f at 0xb.
+    refused(
+        "(module (type (struct)))",
+        Proposal::Gc,
+        Some(gc),
+        0xb,
+        "uses garbage collection (a struct type); the interpreter runs WebAssembly 2.0 (at offset 0xb)",
+    );
+    // Global section: count 2 at 0xa, global 0 at 0xb..=0xf (7f 00 41 00 0b), global 1's type
+    // 0x10, mutability 0x11, `global.get 0` at 0x12. As 2.0: `unknown global 0`.
+    refused(
+        "(module (global i32 (i32.const 0)) (global i32 (global.get 0)))",
+        Proposal::Gc,
+        Some(gc),
+        0x12,
+        "uses garbage collection (global.get of a global the module defines, in a constant expression); \
+         the interpreter runs WebAssembly 2.0 (at offset 0x12)",
+    );
+}
+
+#[test]
+fn relaxed_simd_by_name() {
+    // Type section 8..=0xf (01 06 01 60 01 7b 01 7b), function 0x10..=0x13, code: id 0x14,
+    // size 0x15, count 0x16, body size 0x17, locals 0x18, two local.get 0x19..=0x1c, then
+    // `i8x16.relaxed_swizzle` (fd 80 02) at 0x1d.
+    refused(
+        "(module (func (param v128) (result v128) local.get 0 local.get 0 i8x16.relaxed_swizzle))",
+        Proposal::RelaxedSimd,
+        Some(WasmFeatures::RELAXED_SIMD),
+        0x1d,
+        "uses relaxed SIMD (a relaxed SIMD instruction, opcode 0xfd 0x100); the interpreter runs \
+         WebAssembly 2.0 (at offset 0x1d)",
+    );
+}
+
+#[test]
+fn wide_arithmetic_by_name() {
+    // Type section 8..=0x13 (01 0a 01 60 04 7e 7e 7e 7e 02 7e 7e), function 0x14..=0x17,
+    // code: id 0x18, size 0x19, count 0x1a, body size 0x1b, locals 0x1c, four local.get
+    // 0x1d..=0x24, then `i64.add128` (fc 13) at 0x25.
+    refused(
+        "(module (func (param i64 i64 i64 i64) (result i64 i64)
+           local.get 0 local.get 1 local.get 2 local.get 3 i64.add128))",
+        Proposal::WideArithmetic,
+        Some(WasmFeatures::WIDE_ARITHMETIC),
+        0x25,
+        "uses wide arithmetic (i64.add128, opcode 0xfc 0x13); the interpreter runs WebAssembly 2.0 \
+         (at offset 0x25)",
+    );
+}
+
+#[test]
+fn custom_page_sizes_by_name() {
+    // Memory section: limits flags 0x08 (a page size follows the minimum) at 0xb.
+    refused(
+        "(module (memory 1 (pagesize 1)))",
+        Proposal::CustomPageSizes,
+        Some(WasmFeatures::CUSTOM_PAGE_SIZES),
+        0xb,
+        "uses custom page sizes (a memory with a custom page size); the interpreter runs WebAssembly 2.0 \
+         (at offset 0xb)",
+    );
+}
+
+#[test]
+fn stack_switching_by_name() {
+    // Type section: count 2 at 0xa, `(func)` 0xb..=0xd, the continuation form 0x5d at 0xe.
+    refused(
+        "(module (type $f (func)) (type (cont $f)))",
+        Proposal::StackSwitching,
+        Some(WasmFeatures::STACK_SWITCHING | WasmFeatures::FUNCTION_REFERENCES | WasmFeatures::EXCEPTIONS),
+        0xe,
+        "uses stack switching (a continuation type); the interpreter runs WebAssembly 2.0 (at offset 0xe)",
+    );
 }

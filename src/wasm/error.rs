@@ -10,6 +10,7 @@ use alloc::string::String;
 use core::fmt;
 
 use super::ValType;
+use super::binary::proposals::{Proposal, Sign};
 
 /// A byte offset in a module's binary: where an instruction, a section or an entry begins.
 /// Modules are at most [`Limits::max_module_bytes`](super::Limits) long, so 32 bits hold every
@@ -56,8 +57,9 @@ pub struct LoadError {
 /// The cause of a [`LoadError`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LoadErrorKind {
-    /// The bytes do not decode, or do not validate, as a WebAssembly 2.0 module (this includes
-    /// features outside 2.0, which are malformed or invalid for 2.0).
+    /// The bytes do not decode, or do not validate, as a WebAssembly 2.0 module. This includes
+    /// features outside 2.0, which are malformed or invalid for 2.0: those the decoder knows
+    /// are [`Invalid::Proposal`], named by their proposal.
     Invalid(Invalid),
     /// A limit of ours was exceeded.
     Limit(LimitExceeded),
@@ -68,6 +70,14 @@ impl LoadErrorKind {
     /// malformed or invalid.
     pub fn is_limit(&self) -> bool {
         matches!(self, LoadErrorKind::Limit(_))
+    }
+
+    /// The proposal after WebAssembly 2.0 the module was refused for using, if that is why.
+    pub fn proposal(&self) -> Option<Proposal> {
+        match self {
+            LoadErrorKind::Invalid(Invalid::Proposal(s)) => Some(s.proposal()),
+            _ => None,
+        }
     }
 }
 
@@ -178,7 +188,7 @@ pub enum Invalid {
     ConstantExpressionRequired,
     /// Two exports of one name.
     DuplicateExport,
-    /// More than one memory.
+    /// More than one memory (2.0's reason; the decoder names multi-memory instead).
     MultipleMemories,
     /// A memory larger than 65,536 pages.
     MemorySize,
@@ -186,6 +196,12 @@ pub enum Invalid {
     LimitsOrder,
     /// A start function that takes parameters or returns results.
     StartFunction,
+    /// A construct of a proposal after 2.0, the first the decoder met: which proposal and what
+    /// was seen (the table of signs, docs/interpreter.md "Proposals after 2.0"). Malformed or
+    /// invalid for 2.0 like the rest, but named, so that whoever built the module knows which
+    /// feature to turn off. Displays as `uses memory64 (a 64-bit memory); the interpreter
+    /// runs WebAssembly 2.0`.
+    Proposal(Sign),
 }
 
 impl fmt::Display for Invalid {
@@ -257,6 +273,9 @@ impl fmt::Display for Invalid {
             Invalid::MemorySize => f.write_str("memory size must be at most 65536 pages (4GiB)"),
             Invalid::LimitsOrder => f.write_str("size minimum must not be greater than maximum"),
             Invalid::StartFunction => f.write_str("start function must have type [] -> []"),
+            Invalid::Proposal(s) => {
+                write!(f, "uses {} ({s}); the interpreter runs WebAssembly 2.0", s.proposal().name())
+            }
         }
     }
 }
@@ -565,5 +584,7 @@ mod tests {
         assert_eq!(size_of::<ExecError>(), 16);
         assert_eq!(size_of::<InstantiateError>(), 24);
         assert_eq!(size_of::<LoadError>(), 32);
+        // Every decoder returns it: 8 bytes, with a proposal's sign as with an opcode.
+        assert_eq!(size_of::<Invalid>(), 8);
     }
 }

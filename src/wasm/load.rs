@@ -8,6 +8,7 @@ use alloc::vec::Vec;
 
 use super::binary::code;
 use super::binary::operators::{Imm, Operator};
+use super::binary::proposals::{self, Site};
 use super::binary::reader::Reader;
 use super::binary::sections::{Sections, id};
 use super::binary::types::{ExternalKind, MemoryType, RefType, TableType, ValType};
@@ -99,7 +100,14 @@ pub(crate) fn load(bytes: &[u8], limits: &Limits) -> Result<Module, LoadError> {
             }
             id::TABLE => {
                 for _ in 0..r.len().at(r)? {
-                    let t = r.table_type().at(r)?;
+                    // Typed function references let an entry start `0x40 0x00` and end with an
+                    // initializer expression.
+                    let t = r
+                        .table_type()
+                        .map_err(
+                            |e| if matches!(e, Invalid::RefType) { r.or_sign(e, Site::Table) } else { e },
+                        )
+                        .at(r)?;
                     table_limits(&t).at(r)?;
                     facts.tables.push(t.element_type);
                     m.tables.push(t);
@@ -181,18 +189,18 @@ fn table_limits(t: &TableType) -> Result<(), Invalid> {
     }
 }
 
-/// Memory limits (spec 3.2.3): at most 65,536 pages, the minimum at most the maximum, and at
-/// most one memory in 2.0.
+/// Memory limits (spec 3.2.3): at most one memory in 2.0 (a second is multi-memory's sign),
+/// at most 65,536 pages, the minimum at most the maximum.
 fn memory_limits(t: &MemoryType, facts: &mut Facts) -> Result<(), Invalid> {
+    facts.memories += 1;
+    if facts.memories > 1 {
+        return Err(proposals::or(Invalid::MultipleMemories, Site::Memories, facts.memories));
+    }
     if t.initial > 65536 || t.maximum.is_some_and(|m| m > 65536) {
         return Err(Invalid::MemorySize);
     }
     if t.maximum.is_some_and(|m| t.initial > m) {
         return Err(Invalid::LimitsOrder);
-    }
-    facts.memories += 1;
-    if facts.memories > 1 {
-        return Err(Invalid::MultipleMemories);
     }
     Ok(())
 }
@@ -202,8 +210,8 @@ fn imports(r: &mut Reader<'_>, m: &mut Module, facts: &mut Facts) -> Result<(), 
         let module = r.name().at(r)?;
         let name = r.name().at(r)?;
         let at = r.offset();
-        let ty = match r.u8().at(r)? {
-            0x00 => {
+        let ty = match r.external_kind().at(r)? {
+            ExternalKind::Func => {
                 let t = r.u32().at(r)?;
                 if t as usize >= m.types.len() {
                     return Err(LoadError::invalid(at, Invalid::UnknownType(t)));
@@ -212,26 +220,25 @@ fn imports(r: &mut Reader<'_>, m: &mut Module, facts: &mut Facts) -> Result<(), 
                 m.num_imported_funcs += 1;
                 ImportType::Func(t)
             }
-            0x01 => {
+            ExternalKind::Table => {
                 let t = r.table_type().at(r)?;
                 table_limits(&t).map_err(|e| LoadError::invalid(at, e))?;
                 facts.tables.push(t.element_type);
                 m.num_imported_tables += 1;
                 ImportType::Table(t)
             }
-            0x02 => {
+            ExternalKind::Memory => {
                 let t = r.memory_type().at(r)?;
                 memory_limits(&t, facts).map_err(|e| LoadError::invalid(at, e))?;
                 m.num_imported_memories += 1;
                 ImportType::Memory(t)
             }
-            0x03 => {
+            ExternalKind::Global => {
                 let t = r.global_type().at(r)?;
                 m.num_imported_globals += 1;
                 m.global_types.push(t);
                 ImportType::Global(t)
             }
-            _ => return Err(LoadError::invalid(at, Invalid::ExternalKind)),
         };
         m.imports.push(Import { module: module.into(), name: name.into(), ty });
     }
@@ -244,15 +251,7 @@ fn exports(r: &mut Reader<'_>, m: &mut Module, facts: &mut Facts) -> Result<(), 
     for _ in 0..r.len().at(r)? {
         let at = r.offset();
         let name = r.name().at(r)?;
-        let kind = r
-            .byte_as(Invalid::ExternalKind, |b| match b {
-                0x00 => Some(ExternalKind::Func),
-                0x01 => Some(ExternalKind::Table),
-                0x02 => Some(ExternalKind::Memory),
-                0x03 => Some(ExternalKind::Global),
-                _ => None,
-            })
-            .at(r)?;
+        let kind = r.external_kind().at(r)?;
         let index = r.u32().at(r)?;
         let known = match kind {
             ExternalKind::Func => (index as usize) < m.func_types.len(),
@@ -282,8 +281,56 @@ fn exports(r: &mut Reader<'_>, m: &mut Module, facts: &mut Facts) -> Result<(), 
 
 /// A constant expression of type `expected` (spec 3.3.10): one constant instruction, then
 /// `end`. `global.get` may read an imported immutable global only (WebAssembly 2.0); a
-/// `ref.func` declares its function for the bodies' `ref.func` (C.refs).
+/// `ref.func` declares its function for the bodies' `ref.func` (C.refs). One that is not 2.0's
+/// is refused by the first sign of a later proposal in it, if it has one.
 fn const_expr(
+    r: &mut Reader<'_>,
+    m: &Module,
+    facts: &mut Facts,
+    expected: ValType,
+) -> Result<ConstExpr, LoadError> {
+    let start = r.clone();
+    const_expr_2_0(r, m, facts, expected).map_err(|e| const_sign(start, m).unwrap_or(e))
+}
+
+/// The first sign of a later proposal in the constant expression `r` starts, before its `end`
+/// or an instruction that no proposal makes constant: integer arithmetic (extended constant
+/// expressions) or `global.get` of an immutable global the module defines and has already
+/// declared (GC).
+#[cold]
+#[inline(never)]
+fn const_sign(mut r: Reader<'_>, m: &Module) -> Option<LoadError> {
+    use Operator as O;
+    loop {
+        let (at, byte) = (r.offset(), r.peek().ok()?);
+        let ins = r.instr().ok()?;
+        let sign = match (ins.op, &ins.imm) {
+            (O::GlobalGet, &Imm::Index(g)) => {
+                let t = m.global_types.get(g as usize)?;
+                if g < m.num_imported_globals || t.mutable {
+                    continue;
+                }
+                proposals::sign(Site::ConstGlobal, g)
+            }
+            (
+                O::I32Const
+                | O::I64Const
+                | O::F32Const
+                | O::F64Const
+                | O::V128Const
+                | O::RefNull
+                | O::RefFunc,
+                _,
+            ) => {
+                continue;
+            }
+            _ => proposals::sign(Site::ConstOp, byte.into()),
+        };
+        return sign.map(|s| LoadError::invalid(at, Invalid::Proposal(s)));
+    }
+}
+
+fn const_expr_2_0(
     r: &mut Reader<'_>,
     m: &Module,
     facts: &mut Facts,

@@ -29,6 +29,7 @@ mod value;
 
 pub use binary::names::Names;
 pub use binary::operators::Operator;
+pub use binary::proposals::{Proposal, Sign};
 pub use binary::types::{
     BlockType, ExternalKind, FuncType, GlobalType, MemArg, MemoryType, RefType, TableType, ValType,
 };

@@ -1,7 +1,8 @@
 //! The WebAssembly 2.0 binary format, read by code of our own: primitive encodings
 //! ([`reader`]), types ([`types`]), the operator table and the instruction decoder
-//! ([`operators`]), the section framing ([`sections`]), function bodies ([`code`]), the `name` section ([`names`]) and
-//! the validation of function bodies ([`validate`]).
+//! ([`operators`]), the section framing ([`sections`]), function bodies ([`code`]), the `name`
+//! section ([`names`]), the validation of function bodies ([`validate`]), and the signs of the
+//! proposals after 2.0, by which a module that uses one is refused by name ([`proposals`]).
 //!
 //! Why our own and not a general decoder crate: the Content components compile this library
 //! into a Wasm module that every `qip run` compiles again, so its size is their start-up time
@@ -13,6 +14,7 @@
 pub(crate) mod code;
 pub(crate) mod names;
 pub(crate) mod operators;
+pub(crate) mod proposals;
 pub(crate) mod reader;
 pub(crate) mod sections;
 pub(crate) mod types;

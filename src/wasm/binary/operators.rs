@@ -11,6 +11,7 @@
 //! Variant names follow the text format in camel case (`i32.trunc_sat_f32_s` is
 //! `I32TruncSatF32S`), as in most Rust Wasm crates.
 
+use super::proposals::{self, Site};
 use super::reader::Reader;
 use super::types::{BlockType, MemArg, ValType};
 use crate::wasm::error::Invalid;
@@ -842,6 +843,14 @@ impl Instr<'_> {
     }
 }
 
+/// An opcode that is not 2.0's (`sub` is `u32::MAX` for none): the sign of a later proposal
+/// if it is one.
+#[cold]
+fn illegal(byte: u8, sub: u32) -> Invalid {
+    let code = if byte >= 0xFB { proposals::prefixed(byte, sub) } else { byte.into() };
+    proposals::or(Invalid::Opcode { byte, sub }, Site::Op, code)
+}
+
 impl<'a> Reader<'a> {
     /// One instruction (spec 5.4): its opcode, then its immediates as the table says.
     pub(crate) fn instr(&mut self) -> Result<Instr<'a>, Invalid> {
@@ -851,9 +860,12 @@ impl<'a> Reader<'a> {
                 0xFC | 0xFD => {
                     let sub = r.u32()?;
                     let table: &[Option<Operator>] = if b == 0xFC { &PREFIX_FC } else { &PREFIX_FD };
-                    table.get(sub as usize).copied().flatten().ok_or(Invalid::Opcode { byte: b, sub })
+                    table.get(sub as usize).copied().flatten().ok_or_else(|| illegal(b, sub))
                 }
-                _ => PLAIN[b as usize].ok_or(Invalid::Opcode { byte: b, sub: u32::MAX }),
+                // The prefixes of GC and of threads: the prefix is the sign, the sub-opcode
+                // (if it decodes) what the message shows.
+                0xFB | 0xFE => Err(illegal(b, r.u32().unwrap_or(u32::MAX))),
+                _ => PLAIN[b as usize].ok_or_else(|| illegal(b, u32::MAX)),
             }
         })?;
         let imm = match op.info().imm {
@@ -917,9 +929,14 @@ impl<'a> Reader<'a> {
         Ok(Instr { op, imm })
     }
 
-    /// The reserved zero byte of 2.0's memory instructions (a memory index in later versions).
+    /// The reserved zero byte of 2.0's memory instructions, a memory index in multi-memory: one
+    /// byte that names another memory is the proposal's sign (a zero written in more bytes, or
+    /// an index past 127, stays malformed).
     fn zero(&mut self) -> Result<(), Invalid> {
-        self.byte_as(Invalid::ZeroByte, |b| (b == 0).then_some(()))
+        self.byte_as(Invalid::ZeroByte, |b| (b == 0).then_some(())).map_err(|e| match self.peek() {
+            Ok(index @ 1..0x80) => proposals::or(e, Site::MemoryIndex, index.into()),
+            _ => e,
+        })
     }
 }
 
@@ -985,7 +1002,10 @@ mod tests {
         let i = decode(&[0xFC, 0x0A, 0x00, 0x00]);
         assert_eq!(i.op, Operator::MemoryCopy);
         assert!(Reader::new(&[0xFC, 0x0A, 0x01, 0x00], 0).instr().is_err());
-        assert_eq!(Reader::new(&[0x06], 0).instr().err(), Some(Invalid::Opcode { byte: 6, sub: u32::MAX }));
+        assert_eq!(
+            Reader::new(&[0x17], 0).instr().err(),
+            Some(Invalid::Opcode { byte: 0x17, sub: u32::MAX })
+        );
         assert_eq!(
             Reader::new(&[0xFD, 0x9A, 0x01], 0).instr().err(),
             Some(Invalid::Opcode { byte: 0xFD, sub: 154 })

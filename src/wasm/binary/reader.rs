@@ -4,6 +4,7 @@
 //! A [`Reader`] walks a slice of a module and knows the module offset of its first byte, so
 //! every error names the byte where it was found.
 
+use super::proposals::{self, Site};
 use crate::wasm::error::{Invalid, LoadError};
 
 /// A cursor over part of a module's bytes.
@@ -62,6 +63,14 @@ impl<'a> Reader<'a> {
             self.pos = start;
         }
         r
+    }
+
+    /// `why`, the 2.0 reason a decoder failed at the next byte, unless that byte is the sign of
+    /// a later proposal at `site` (docs/interpreter.md, "Proposals after 2.0").
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn or_sign(&self, why: Invalid, site: Site) -> Invalid {
+        proposals::or(why, site, self.peek().map_or(0, u32::from))
     }
 
     /// The next byte if `f` accepts it (consumed), else `why` with the byte not consumed.

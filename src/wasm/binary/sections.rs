@@ -2,6 +2,7 @@
 //! id, a size and that many bytes; non-custom sections at most once each and in the order of
 //! spec 5.5.16 (the data count section between the element and code sections).
 
+use super::proposals::{self, Site};
 use super::reader::Reader;
 use crate::wasm::error::{Invalid, LoadError};
 
@@ -80,7 +81,10 @@ impl<'a> Sections<'a> {
         let start = self.r.offset();
         let section = self.r.u8().map_err(|e| self.r.error(e))?;
         if section > id::DATA_COUNT {
-            return Err(LoadError::invalid(start, Invalid::SectionId(section)));
+            return Err(LoadError::invalid(
+                start,
+                proposals::or(Invalid::SectionId(section), Site::Section, section.into()),
+            ));
         }
         let size = self.r.u32().map_err(|e| self.r.error(e))? as usize;
         if size > self.r.remaining() {
@@ -150,8 +154,12 @@ mod tests {
         );
         let m = [HEADER, &[1, 1, 0, 1, 1, 0]].concat();
         assert!(ids(&m).is_err(), "a repeated section");
-        let m = [HEADER, &[13, 0]].concat();
-        assert_eq!(ids(&m).unwrap_err().kind, crate::wasm::LoadErrorKind::Invalid(Invalid::SectionId(13)));
+        let m = [HEADER, &[14, 0]].concat();
+        assert_eq!(ids(&m).unwrap_err().kind, crate::wasm::LoadErrorKind::Invalid(Invalid::SectionId(14)));
+        // Section 13 is exception handling's tag section: named, at its id byte.
+        let m = [HEADER, &[1, 1, 0, 13, 0]].concat();
+        let e = ids(&m).unwrap_err();
+        assert_eq!((e.offset.0, e.kind.proposal()), (11, Some(crate::wasm::Proposal::ExceptionHandling)));
         let m = [HEADER, &[1, 5, 0]].concat();
         assert_eq!(
             ids(&m).unwrap_err().kind,

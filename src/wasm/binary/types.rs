@@ -4,6 +4,7 @@
 use alloc::boxed::Box;
 use core::fmt;
 
+use super::proposals::{self, Site};
 use super::reader::Reader;
 use crate::wasm::error::Invalid;
 
@@ -224,7 +225,7 @@ pub struct MemArg {
 impl<'a> Reader<'a> {
     /// A value type (spec 5.3.4).
     pub(crate) fn val_type(&mut self) -> Result<ValType, Invalid> {
-        self.byte_as(Invalid::ValType, ValType::from_byte)
+        self.byte_as(Invalid::ValType, ValType::from_byte).map_err(|e| self.or_sign(e, Site::Type))
     }
 
     /// A reference type (spec 5.3.3).
@@ -234,19 +235,41 @@ impl<'a> Reader<'a> {
             0x6F => Some(RefType::ExternRef),
             _ => None,
         })
+        .map_err(|e| self.or_sign(e, Site::Type))
     }
 
-    /// Limits (spec 5.3.7): `0x00 min` or `0x01 min max`.
-    pub(crate) fn limits(&mut self) -> Result<(u64, Option<u64>), Invalid> {
-        let has_max = self.byte_as(Invalid::LimitsFlags, |b| (b <= 1).then_some(b == 1))?;
+    /// Limits (spec 5.3.7): `0x00 min` or `0x01 min max`. Later proposals give the flags more
+    /// bits (a shared memory, a 64-bit index, a custom page size): the lowest bit past "has a
+    /// maximum" names its proposal if it is a sign at `site` (a memory's or a table's limits);
+    /// otherwise the flags are malformed.
+    pub(crate) fn limits(&mut self, site: Site) -> Result<(u64, Option<u64>), Invalid> {
+        let flags = self.peek()?;
+        if flags > 1 {
+            let past_max = u32::from(flags & !1);
+            return Err(proposals::or(Invalid::LimitsFlags, site, past_max & past_max.wrapping_neg()));
+        }
+        self.u8()?;
         let min = self.u32()? as u64;
-        let max = if has_max { Some(self.u32()? as u64) } else { None };
+        let max = if flags == 1 { Some(self.u32()? as u64) } else { None };
         Ok((min, max))
+    }
+
+    /// An import or export kind (spec 5.5.5, 5.5.10).
+    pub(crate) fn external_kind(&mut self) -> Result<ExternalKind, Invalid> {
+        self.byte_as(Invalid::ExternalKind, |b| match b {
+            0x00 => Some(ExternalKind::Func),
+            0x01 => Some(ExternalKind::Table),
+            0x02 => Some(ExternalKind::Memory),
+            0x03 => Some(ExternalKind::Global),
+            _ => None,
+        })
+        .map_err(|e| self.or_sign(e, Site::External))
     }
 
     /// A function type (spec 5.3.6): `0x60`, parameters, results.
     pub(crate) fn func_type(&mut self) -> Result<FuncType, Invalid> {
-        self.byte_as(Invalid::FuncTypeForm, |b| (b == 0x60).then_some(()))?;
+        self.byte_as(Invalid::FuncTypeForm, |b| (b == 0x60).then_some(()))
+            .map_err(|e| self.or_sign(e, Site::Form))?;
         let mut types = alloc::vec::Vec::new();
         let n = self.len()?;
         for _ in 0..n {
@@ -263,13 +286,13 @@ impl<'a> Reader<'a> {
     /// A table type (spec 5.3.9).
     pub(crate) fn table_type(&mut self) -> Result<TableType, Invalid> {
         let element_type = self.ref_type()?;
-        let (initial, maximum) = self.limits()?;
+        let (initial, maximum) = self.limits(Site::TableFlags)?;
         Ok(TableType { element_type, initial, maximum })
     }
 
     /// A memory type (spec 5.3.8).
     pub(crate) fn memory_type(&mut self) -> Result<MemoryType, Invalid> {
-        let (initial, maximum) = self.limits()?;
+        let (initial, maximum) = self.limits(Site::MemoryFlags)?;
         Ok(MemoryType { initial, maximum })
     }
 
@@ -290,6 +313,11 @@ impl<'a> Reader<'a> {
         if let Some(t) = ValType::from_byte(b) {
             self.u8()?;
             return Ok(BlockType::Type(t));
+        }
+        // A one-byte negative s33 that is no value type names no type of 2.0 (`(ref $t)` and
+        // `anyref` are later proposals'): refused at that byte.
+        if b > 0x40 && b < 0x80 {
+            return Err(self.or_sign(Invalid::ValType, Site::Type));
         }
         let x = self.s33()?;
         // A negative s33 that is not a value type's byte names no type; an index past u32

@@ -9,6 +9,7 @@
 use alloc::vec::Vec;
 
 use super::operators::{Imm, Instr, Operator};
+use super::proposals::{self, Site};
 use super::types::{BlockType, FuncType, GlobalType, RefType, ValType};
 use crate::wasm::error::Invalid;
 
@@ -235,8 +236,10 @@ impl<'m> FuncValidator<'m> {
 
     fn align(&self, ins: &Instr<'_>, natural: u8) -> Result<(), Invalid> {
         self.cx.memory()?;
-        if ins.memarg().align > natural as u32 {
-            return Err(Invalid::Alignment);
+        let align = ins.memarg().align;
+        if align > natural as u32 {
+            // Multi-memory's bit 6: a memory index follows (which 2.0 read as the offset).
+            return Err(proposals::or(Invalid::Alignment, Site::MemArg, align));
         }
         Ok(())
     }
