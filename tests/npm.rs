@@ -477,7 +477,7 @@ fn capture_in_node_equals_heap_capture_and_keeps_the_global_roots() {
     let mut ends = vec![8u64];
     for payload in wasmparser::Parser::new(0).parse_all(&wasm) {
         if let Some((_, range)) = payload.unwrap().as_section() {
-            ends.push(range.end as u64);
+            ends.push(range.end);
         }
     }
     ends.pop(); // the last section ends the module, which is not cut there
