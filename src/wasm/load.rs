@@ -312,18 +312,7 @@ fn const_sign(mut r: Reader<'_>, m: &Module) -> Option<LoadError> {
                 }
                 proposals::sign(Site::ConstGlobal, g)
             }
-            (
-                O::I32Const
-                | O::I64Const
-                | O::F32Const
-                | O::F64Const
-                | O::V128Const
-                | O::RefNull
-                | O::RefFunc,
-                _,
-            ) => {
-                continue;
-            }
+            (op, _) if constant_value(op) => continue,
             _ => proposals::sign(Site::ConstOp, byte.into()),
         };
         return sign.map(|s| LoadError::invalid(at, Invalid::Proposal(s)));
@@ -374,16 +363,19 @@ fn const_expr_2_0(
     let end = r.instr().at(r)?;
     match end.op {
         O::End => Ok(value),
-        O::I32Const
-        | O::I64Const
-        | O::F32Const
-        | O::F64Const
-        | O::V128Const
-        | O::RefNull
-        | O::RefFunc
-        | O::GlobalGet => Err(LoadError::invalid(at, Invalid::TypeMismatch { expected: None, found: None })),
+        op if constant_value(op) || op == O::GlobalGet => {
+            Err(LoadError::invalid(at, Invalid::TypeMismatch { expected: None, found: None }))
+        }
         _ => Err(LoadError::invalid(at, Invalid::ConstantExpressionRequired)),
     }
+}
+
+/// Whether `op` is one of WebAssembly 2.0's constant instructions that push a value of their
+/// own (spec 3.3.10): the `const`s, `ref.null` and `ref.func`; `global.get`, the other
+/// constant instruction, depends on its global.
+fn constant_value(op: Operator) -> bool {
+    use Operator as O;
+    matches!(op, O::I32Const | O::I64Const | O::F32Const | O::F64Const | O::V128Const | O::RefNull | O::RefFunc)
 }
 
 /// An element segment (spec 5.5.12: eight forms by their flags; 3.4.5 for its rules).
