@@ -263,7 +263,7 @@ application/wasm/assemblyscript-heap-analyzer-json.wasm: | $(WASM_OPT) $(TOOLCHA
 # Real AssemblyScript programs as heap-analyzer fixtures (tests/assemblyscript/, docs/heap.md
 # "Fixtures"): asc 0.28.20 (npm, pinned by package-lock.json) compiles each program with the layout
 # transform, dwarfgen appends WARPO-shaped DWARF, run.mjs runs it under Node and writes its
-# version-2 dumps. Output: tests/assemblyscript/build/<program>.wasm and <program>.<n>.dump (and
+# version-2 dumps with the npm package's capture module (npm/lib/capture.js). Output: tests/assemblyscript/build/<program>.wasm and <program>.<n>.dump (and
 # <program>.no-dwarf.wasm, asc's own output, for the error case).
 AS_DIR := tests/assemblyscript
 AS_PROGRAMS := dwarf_fixture alloc_free leak sessions
@@ -289,7 +289,7 @@ $(AS_DWARFGEN): FORCE
 
 # One rule per program: compile, add DWARF, run (the dumps come from the wasm alone). A failed
 # step leaves no wasm behind, so the next make tries again.
-$(AS_DIR)/build/%.wasm: $(AS_DIR)/%.ts $(AS_DIR)/memory_dump.ts $(AS_DIR)/layout.mjs $(AS_DIR)/run.mjs $(AS_DIR)/package-lock.json $(AS_DWARFGEN) | as-node-modules
+$(AS_DIR)/build/%.wasm: $(AS_DIR)/%.ts $(AS_DIR)/memory_dump.ts $(AS_DIR)/layout.mjs $(AS_DIR)/run.mjs npm/lib/capture.js $(AS_DIR)/package-lock.json $(AS_DWARFGEN) | as-node-modules
 	mkdir -p $(AS_DIR)/build
 	rm -f $(AS_DIR)/build/$*.*.dump
 	cd $(AS_DIR) && { node_modules/.bin/asc $*.ts -o build/$*.wasm --debug --runtime incremental --transform ./layout.mjs \
