@@ -445,9 +445,17 @@ fn capture_in_node_equals_heap_capture_and_keeps_the_global_roots() {
     let wasm = std::fs::read(&program).unwrap();
     let (node_dir, seed_dir, native_dir) =
         (scratch("capture-node"), scratch("capture-seed"), scratch("capture-native"));
+    // Global 0 imported (mutable i32, 7 from the host), global 1 defined (mutable i32, 5), and
+    // the three region globals (immutable): 100, 200, 300.
+    let importing = node_dir.join("importing.wasm");
+    let importing_wat = r#"(module (import "host" "g" (global (mut i32))) (global (mut i32) (i32.const 5))
+        (global (export "__data_end") i32 (i32.const 100))
+        (global (export "__heap_base") i32 (i32.const 200))
+        (global (export "__stack_pointer") i32 (i32.const 300)) (memory 1))"#;
+    std::fs::write(&importing, wat::parse_str(importing_wat).unwrap()).unwrap();
     let o = Command::new("node")
         .arg("capture.mjs")
-        .args([&program, &node_dir, &seed_dir])
+        .args([&program, &node_dir, &seed_dir, &importing])
         .current_dir(installed())
         .output()
         .unwrap();
@@ -472,6 +480,13 @@ fn capture_in_node_equals_heap_capture_and_keeps_the_global_roots() {
     }
     assert_eq!(got["preparedExports"], serde_json::Value::Array(want));
     assert_eq!((got["importsKept"].as_bool(), got["again"].as_bool()), (Some(true), Some(true)));
+    // "ASHD", version 2, 100, 200, 300, N = 1 (the defined global only), its value 5.
+    assert_eq!(
+        got["importedGlobalHeader"],
+        ["41534844", "02000000", "64000000", "c8000000", "2c010000", "01000000", "05000000"].concat()
+    );
+    assert_eq!(got["importingExports"][3], "__qip_memory_global_0_i32_var_imported");
+    assert_eq!(got["importingExports"][4], "__qip_memory_global_1_i32_var");
     // Cut anywhere, the module is refused with an offset, except where a section ends (8: the
     // header alone).
     let mut ends = vec![8u64];

@@ -129,7 +129,7 @@ const ORDER = [1, 2, 3, 4, 5, 13, 6, 7, 8, 9, 12, 10, 11];
 
 /**
  * The module `wasmBytes` with one more export per global (`__qip_memory_global_<index>_<type>_
- * <var|const>`, imported globals included, in index order), one for memory 0
+ * <var|const>`, in index order; an imported global's name ends in `_imported`), one for memory 0
  * (`__qip_memory_memory`) and one per region global found (`__qip_memory_role__data_end`,
  * `…__heap_base`, `…__stack_pointer`: the global exported under that name, else the one the
  * `name` section calls `~lib/memory/<name>`, as `asc --debug` writes, the rule of `qip-memory
@@ -180,7 +180,7 @@ export function prepareForCapture(wasmBytes) {
           memories++;
         } else if (kind === 3) {
           const type = valueType(s);
-          globals.push({ type, mutable: s.byte() === 1 });
+          globals.push({ type, mutable: s.byte() === 1, imported: true });
         } else if (kind === 4) {
           s.byte();
           s.uleb();
@@ -221,7 +221,11 @@ export function prepareForCapture(wasmBytes) {
   if ([...exportNames.keys()].some((n) => n.startsWith(RESERVED_PREFIX))) return bytes.slice();
 
   const added = [];
-  globals.forEach((g, i) => added.push([`${GLOBAL}${i}_${g.type}_${g.mutable ? "var" : "const"}`, 3, i]));
+  // An imported global is marked, so that `writeDump` leaves it out: a dump holds the
+  // mutable i32 globals the module defines (docs/heap.md, "Dump format").
+  globals.forEach((g, i) =>
+    added.push([`${GLOBAL}${i}_${g.type}_${g.mutable ? "var" : "const"}${g.imported ? "_imported" : ""}`, 3, i]),
+  );
   if (memories > 0) added.push([MEMORY, 2, 0]);
   for (const role of ROLES) {
     const exported = exportNames.get(role);
@@ -267,8 +271,8 @@ function exportsOf(instanceOrGetter) {
 
 /**
  * The version-2 dump of `instance` now (docs/heap.md, "Dump format"): "ASHD", version 2,
- * `__data_end`, `__heap_base`, `__stack_pointer`, the number N of mutable i32 globals and
- * their values in index order, then the whole linear memory; all u32 little-endian. The
+ * `__data_end`, `__heap_base`, `__stack_pointer`, the number N of mutable i32 globals the
+ * module defines and their values in index order, then the whole linear memory; all u32 little-endian. The
  * instance must come from `prepareForCapture`'s module. When `path` is given, the dump is
  * also written there (its directory made when missing). Returns the dump's bytes.
  */

@@ -4,12 +4,12 @@
 // Then the same program the seed document's way: its minimal writer, which puts 0 mutable
 // globals in the header. Prints what the Rust test checks as one JSON object.
 //
-//   node capture.mjs PROGRAM.wasm OUT_DIR SEED_DIR
+//   node capture.mjs PROGRAM.wasm OUT_DIR SEED_DIR [IMPORTING.wasm]
 import { readFileSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { prepareForCapture, memoryDumpImports, writeDump, RESERVED_PREFIX } from "qip-memory";
 
-const [wasmPath, outDir, seedDir] = process.argv.slice(2);
+const [wasmPath, outDir, seedDir, importsPath] = process.argv.slice(2);
 const original = readFileSync(wasmPath);
 const prepared = prepareForCapture(original);
 const [m0, m1] = [new WebAssembly.Module(original), new WebAssembly.Module(prepared)];
@@ -91,4 +91,13 @@ const seedImports = {
 };
 seeded = new WebAssembly.Instance(m1, seedImports);
 seeded.exports.main();
+// A module that imports a mutable i32 global and defines one: the dump holds the defined one
+// only, as a dump of the module must (docs/heap.md, "Dump format").
+if (importsPath) {
+  const importing = new WebAssembly.Module(prepareForCapture(readFileSync(importsPath)));
+  const host = new WebAssembly.Global({ value: "i32", mutable: true }, 7);
+  const inst = new WebAssembly.Instance(importing, { host: { g: host } });
+  out.importedGlobalHeader = Buffer.from(writeDump(inst)).subarray(0, 28).toString("hex");
+  out.importingExports = WebAssembly.Module.exports(importing).map((e) => e.name);
+}
 process.stdout.write(JSON.stringify(out));
