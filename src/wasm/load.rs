@@ -375,7 +375,10 @@ fn const_expr_2_0(
 /// constant instruction, depends on its global.
 fn constant_value(op: Operator) -> bool {
     use Operator as O;
-    matches!(op, O::I32Const | O::I64Const | O::F32Const | O::F64Const | O::V128Const | O::RefNull | O::RefFunc)
+    matches!(
+        op,
+        O::I32Const | O::I64Const | O::F32Const | O::F64Const | O::V128Const | O::RefNull | O::RefFunc
+    )
 }
 
 /// An element segment (spec 5.5.12: eight forms by their flags; 3.4.5 for its rules).
