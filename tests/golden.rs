@@ -612,3 +612,139 @@ fn assert_every_budget_prefix(wat: &str, arg: i32) -> (Value, Counters) {
     assert_eq!(*store.counters(), full_counters);
     (full[0], full_counters)
 }
+
+// ---- tail calls and extended constants (docs/counting.md, "Threads, exceptions and tail calls")
+
+/// A countdown by `return_call`, 100,000 deep: each of the 100,000 tail calls runs its 8
+/// instructions and counts 1 call and 1 return; the last activation runs `block`, `local.get`,
+/// `i32.eqz`, the taken `br_if` and the block's `end` (a branch), `i32.const` and the final
+/// `end` (a return): 7. The same countdown by `call` overflows the 1,024 frames.
+#[test]
+fn tail_calls_run_in_constant_frames() {
+    let countdown = |call: &str| {
+        format!(
+            r#"(module (func $count (export "count") (param i32) (result i32)
+              block                  ;; 1
+                local.get 0          ;; 2
+                i32.eqz              ;; 3
+                br_if 0              ;; 4
+                local.get 0          ;; 5
+                i32.const 1          ;; 6
+                i32.sub              ;; 7
+                {call} $count        ;; 8
+                {after}
+              end
+              i32.const 42))"#,
+            after = if call == "call" { "return" } else { "" }
+        )
+    };
+    let (r, c) = run(&countdown("return_call"), "count", &[Value::I32(100_000)]);
+    assert_eq!(r.unwrap(), vec![Value::I32(42)]);
+    assert_eq!(c, counters(8 * 100_000 + 7, 100_000, 0, 100_001, 1, 0, 0, 0));
+    let (r, c) = run(&countdown("call"), "count", &[Value::I32(100_000)]);
+    assert!(matches!(r, Err(ExecError::Trap(t)) if t.kind == TrapKind::StackOverflow));
+    assert_eq!(c.calls, 1023);
+}
+
+/// Calls, tail calls and returns as an observer sees them.
+#[derive(Default)]
+struct CallTrace(Vec<String>);
+
+impl Observer for CallTrace {
+    fn call(&mut self, indirect: bool) {
+        self.0.push(format!("call indirect={indirect}"));
+    }
+    fn enter(&mut self, func: u32, instructions: u64) {
+        self.0.push(format!("enter {func} @{instructions}"));
+    }
+    fn leave(&mut self, instructions: u64) {
+        self.0.push(format!("leave @{instructions}"));
+    }
+}
+
+/// `return_call_indirect`: the caller leaves and the callee enters in its place, at the tail
+/// call's count; the callee's `end` returns to the caller's caller.
+#[test]
+fn a_tail_call_replaces_its_caller() {
+    let wat = r#"(module
+      (type $t (func (param i32) (result i32)))
+      (table funcref (elem $double))
+      (func $double (type $t) (i32.add (local.get 0) (local.get 0)))  ;; 4 with its end
+      (func $via (param i32) (result i32)
+        local.get 0                       ;; 3
+        i32.const 0                       ;; 4
+        return_call_indirect (type $t))   ;; 5: call (indirect), return
+      (func (export "run") (result i32)
+        i32.const 21                      ;; 1
+        call $via))                       ;; 2; the final end is 10"#;
+    let (mut store, inst, _) = instance(wat);
+    let f = store.get_func(inst, "run").unwrap();
+    let mut trace = CallTrace::default();
+    assert_eq!(store.call_observed(f, &[], &mut trace).unwrap(), vec![Value::I32(42)]);
+    assert_eq!(
+        trace.0,
+        [
+            "enter 2 @0",
+            "call indirect=false",
+            "enter 1 @2",
+            "call indirect=true",
+            "leave @5",
+            "enter 0 @5",
+            "leave @9",
+            "leave @10",
+        ]
+    );
+    // Returns: $double's end, the tail call, run's end.
+    assert_eq!(*store.counters(), counters(10, 2, 1, 3, 0, 0, 0, 0));
+    // A callee of another type traps at the tail call, counted.
+    let wat = wat
+        .replace("(elem $double)", "(elem $run)")
+        .replace("(func (export \"run\")", "(func $run (export \"run\")")
+        .replace("(func $via", "(func $via (export \"via\")");
+    let (r, c) = run(&wat, "via", &[Value::I32(1)]);
+    assert!(matches!(r, Err(ExecError::Trap(t)) if t.kind == TrapKind::IndirectCallTypeMismatch), "{r:?}");
+    assert_eq!(c.instructions, 3);
+}
+
+/// Extended constant expressions: computed when the module is instantiated, from constants and
+/// earlier immutable globals (imported or defined), with `i32` arithmetic wrapping at 32 bits.
+#[test]
+fn extended_constants_compute_at_instantiation() {
+    let wat = r#"(module (memory 1)
+      (global $a i32 (i32.const 1000))
+      (global $b i32 (i32.add (global.get $a) (i32.mul (i32.const 3) (i32.const 8))))
+      (global $c i64 (i64.sub (i64.const 0) (i64.const 1)))
+      (global $d i32 (i32.mul (i32.const 0x10000) (i32.const 0x10001)))
+      (data (offset (i32.sub (global.get $b) (i32.const 4))) "\2a")
+      (func (export "run") (result i32 i64 i32 i32)
+        global.get $b global.get $c global.get $d (i32.load8_u (i32.const 1020))))"#;
+    let (r, _) = run(wat, "run", &[]);
+    // 1000 + 24; 0 - 1; 0x10000 × 0x10001 = 0x1_0001_0000, wrapped to 0x10000; the byte at
+    // 1024 - 4 = 1020.
+    assert_eq!(r.unwrap(), vec![Value::I32(1024), Value::I64(-1), Value::I32(0x10000), Value::I32(42)]);
+    // Folded when the module loads: the data segment's offset is known statically.
+    let module = Module::new(&wat::parse_str(wat).unwrap(), &Limits::default()).unwrap();
+    assert_eq!(
+        module.active_data().map(|(m, at, bytes)| (m, at, bytes.to_vec())).collect::<Vec<_>>(),
+        [(0, Some(1020), vec![42])]
+    );
+}
+
+/// Every budget is exact across tail calls: a store in each activation of a countdown by
+/// `return_call` and one through `return_call_indirect`, at every prefix.
+#[test]
+fn every_budget_prefix_is_exact_through_tail_calls() {
+    let wat = r#"(module (memory 1)
+      (type $t (func (param i32) (result i32)))
+      (table funcref (elem $down))
+      (func $down (type $t)
+        (i32.store (i32.shl (local.get 0) (i32.const 2)) (local.get 0))
+        (if (i32.eqz (local.get 0)) (then (return (i32.const 7))))
+        (return_call_indirect (type $t) (i32.sub (local.get 0) (i32.const 1)) (i32.const 0)))
+      (func (export "run") (param i32) (result i32)
+        (return_call $down (local.get 0))))"#;
+    let (full, c) = assert_every_budget_prefix(wat, 5);
+    assert_eq!(full, Value::I32(7));
+    // 6 activations of $down, each storing once; 1 return_call and 5 return_call_indirect.
+    assert_eq!((c.calls, c.indirect_calls, c.memory_writes), (6, 5, 6));
+}

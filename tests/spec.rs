@@ -79,10 +79,15 @@ fn result_of(dir: &str, file: &str, observed: bool) -> Arc<FileResult> {
     cell.get_or_init(|| Arc::new(run_file(dir, file, observed))).clone()
 }
 
+/// The directories run: WebAssembly 2.0, then the proposals the interpreter implements.
+const DIRS: &[&str] = &["wasm-v2", "simd", "tail-call", "extended-const"];
+
 fn files_of(dir: &str) -> Vec<TestFile<'static>> {
     let mut v: Vec<TestFile<'static>> = match dir {
         "wasm-v2" => spec(SpecVersion::V2).collect(),
         "simd" => proposal(Proposal::Simd).collect(),
+        "tail-call" => proposal(Proposal::TailCall).collect(),
+        "extended-const" => proposal(Proposal::ExtendedConst).collect(),
         other => panic!("unknown test directory {other}"),
     };
     v.sort_by(|a, b| a.name().cmp(b.name()));
@@ -597,7 +602,7 @@ fn trap_matches(expected: &str, kind: TrapKind) -> bool {
 #[test]
 fn spec_observed() {
     let (mut pass, mut fail) = (0, 0);
-    for dir in ["wasm-v2", "simd"] {
+    for &dir in DIRS {
         for f in files_of(dir) {
             let r = result_of(dir, f.name(), true);
             if r.excluded.is_some() {
@@ -632,7 +637,7 @@ macro_rules! spec_tests {
 /// Every file of both directories has its own test (the list above is complete).
 #[test]
 fn spec_file_list_complete() {
-    for dir in ["wasm-v2", "simd"] {
+    for &dir in DIRS {
         for f in files_of(dir) {
             assert!(
                 LISTED.iter().any(|(d, n)| *d == dir && *n == f.name()),
@@ -648,7 +653,7 @@ fn spec_file_list_complete() {
 fn spec_summary() {
     let (mut total_pass, mut total_fail, mut total_wast) = (0, 0, 0);
     let mut failing = Vec::new();
-    for dir in ["wasm-v2", "simd"] {
+    for &dir in DIRS {
         let (mut pass, mut fail) = (0, 0);
         for f in files_of(dir) {
             let r = result_of(dir, f.name(), false);
@@ -827,4 +832,9 @@ spec_tests! {
     simd_store32_lane => "simd", "simd_store32_lane.wast";
     simd_store64_lane => "simd", "simd_store64_lane.wast";
     simd_store8_lane => "simd", "simd_store8_lane.wast";
+    tail_call_return_call => "tail-call", "return_call.wast";
+    tail_call_return_call_indirect => "tail-call", "return_call_indirect.wast";
+    extended_const_data => "extended-const", "data.wast";
+    extended_const_elem => "extended-const", "elem.wast";
+    extended_const_global => "extended-const", "global.wast";
 }

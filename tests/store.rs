@@ -165,3 +165,25 @@ fn v128_values_keep_both_halves_through_every_move() {
         assert_eq!(store.call(pick, &args).unwrap(), [Value::V128(want)]);
     }
 }
+
+/// `return_call` of an imported host function: the host runs with the arguments and the
+/// caller returns its results (1 call, 1 return, no `end` of the caller).
+#[test]
+fn a_tail_call_reaches_the_host() {
+    let wat = r#"(module
+      (import "env" "triple" (func $triple (param i32) (result i32)))
+      (func (export "run") (param i32) (result i32)
+        (return_call $triple (i32.add (local.get 0) (i32.const 1)))))"#;
+    let mut store = Store::new(Limits::default());
+    let host = store.host_func(FuncType::new([ValType::I32], [ValType::I32]), |_, args, out| {
+        let Value::I32(x) = args[0] else { unreachable!() };
+        out[0] = Value::I32(3 * x);
+        Ok(())
+    });
+    let inst = store.instantiate(module(wat), &[Extern::Func(host)]).unwrap();
+    let f = store.get_func(inst, "run").unwrap();
+    assert_eq!(store.call(f, &[Value::I32(4)]).unwrap(), [Value::I32(15)]);
+    let c = store.counters();
+    // local.get, i32.const, i32.add, return_call.
+    assert_eq!((c.instructions, c.calls, c.returns, c.branches), (4, 1, 1, 0));
+}

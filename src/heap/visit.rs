@@ -290,8 +290,8 @@ impl Code<'_> {
             while !r.eof() {
                 let ins = r.instr().ok()?;
                 match ins.op {
-                    Operator::Call => todo.push(ins.index()),
-                    Operator::CallIndirect | Operator::RefFunc => return None,
+                    Operator::Call | Operator::ReturnCall => todo.push(ins.index()),
+                    Operator::CallIndirect | Operator::ReturnCallIndirect | Operator::RefFunc => return None,
                     _ => {}
                 }
             }

@@ -10,7 +10,7 @@ use alloc::string::String;
 use core::fmt;
 
 use super::ValType;
-use super::binary::proposals::{Proposal, Sign};
+use super::binary::proposals::{Proposal, RUNS, Sign};
 
 /// A byte offset in a module's binary: where an instruction, a section or an entry begins.
 /// Modules are at most [`Limits::max_module_bytes`](super::Limits) long, so 32 bits hold every
@@ -200,7 +200,7 @@ pub enum Invalid {
     /// was seen (the table of signs, docs/interpreter.md "Proposals after 2.0"). Malformed or
     /// invalid for 2.0 like the rest, but named, so that whoever built the module knows which
     /// feature to turn off. Displays as `uses memory64 (a 64-bit memory); the interpreter
-    /// runs WebAssembly 2.0`.
+    /// runs WebAssembly 2.0 with tail calls and extended constants` ([`RUNS`]).
     Proposal(Sign),
 }
 
@@ -274,7 +274,7 @@ impl fmt::Display for Invalid {
             Invalid::LimitsOrder => f.write_str("size minimum must not be greater than maximum"),
             Invalid::StartFunction => f.write_str("start function must have type [] -> []"),
             Invalid::Proposal(s) => {
-                write!(f, "uses {} ({s}); the interpreter runs WebAssembly 2.0", s.proposal().name())
+                write!(f, "uses {} ({s}); the interpreter runs {RUNS}", s.proposal().name())
             }
         }
     }

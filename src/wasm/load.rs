@@ -16,7 +16,9 @@ use super::binary::validate::Context;
 use super::error::{Invalid, Limit, LoadError};
 use super::ir::Op;
 use super::limits::Limits;
-use super::module::{ConstExpr, DataSegment, ElemSegment, Export, Import, ImportType, Module, SegmentMode};
+use super::module::{
+    ConstExpr, ConstOp, DataSegment, ElemSegment, Export, Import, ImportType, Module, SegmentMode,
+};
 use super::translate::{Scratch, translate_function};
 
 /// The result of a decoder or rule on a reader, with the error placed at the reader's offset.
@@ -132,7 +134,7 @@ pub(crate) fn load(bytes: &[u8], limits: &Limits) -> Result<Module, LoadError> {
                 facts.refs.resize(m.func_types.len(), false);
                 for _ in 0..r.len().at(r)? {
                     let ty = r.global_type().at(r)?;
-                    let init = const_expr(r, &m, &mut facts, ty.content_type)?;
+                    let init = const_expr(r, &mut m, &mut facts, ty.content_type)?;
                     m.global_types.push(ty);
                     m.globals.push((ty, init));
                 }
@@ -149,7 +151,7 @@ pub(crate) fn load(bytes: &[u8], limits: &Limits) -> Result<Module, LoadError> {
             id::ELEMENT => {
                 facts.refs.resize(m.func_types.len(), false);
                 for _ in 0..r.len().at(r)? {
-                    let e = elem_segment(r, &m, &mut facts)?;
+                    let e = elem_segment(r, &mut m, &mut facts)?;
                     m.elems.push(e);
                 }
             }
@@ -161,7 +163,7 @@ pub(crate) fn load(bytes: &[u8], limits: &Limits) -> Result<Module, LoadError> {
                     return Err(LoadError::invalid(section.contents.offset(), Invalid::DataCountMismatch));
                 }
                 for _ in 0..n {
-                    let d = data_segment(r, &m, &mut facts)?;
+                    let d = data_segment(r, &mut m, &mut facts)?;
                     m.datas.push(d);
                 }
             }
@@ -279,110 +281,90 @@ fn exports(r: &mut Reader<'_>, m: &mut Module, facts: &mut Facts) -> Result<(), 
     Ok(())
 }
 
-/// A constant expression of type `expected` (spec 3.3.10): one constant instruction, then
-/// `end`. `global.get` may read an imported immutable global only (WebAssembly 2.0); a
-/// `ref.func` declares its function for the bodies' `ref.func` (C.refs). One that is not 2.0's
-/// is refused by the first sign of a later proposal in it, if it has one.
+/// A constant expression of type `expected` (spec 3.3.10), with the extended-const proposal's
+/// integer `add`, `sub` and `mul`, and `global.get` of any earlier immutable global (an
+/// imported one, or one the module defined before the expression's own global; every global
+/// for a segment's expression). A `ref.func` declares its function for the bodies' `ref.func`
+/// (C.refs). One instruction stays that instruction; a longer expression is folded to its value
+/// when it reads no imported global, and kept as its instructions
+/// ([`ConstExpr::Extended`]) otherwise, to be evaluated at instantiation.
 fn const_expr(
     r: &mut Reader<'_>,
-    m: &Module,
+    m: &mut Module,
     facts: &mut Facts,
     expected: ValType,
 ) -> Result<ConstExpr, LoadError> {
-    let start = r.clone();
-    const_expr_2_0(r, m, facts, expected).map_err(|e| const_sign(start, m).unwrap_or(e))
-}
-
-/// The first sign of a later proposal in the constant expression `r` starts, before its `end`
-/// or an instruction that no proposal makes constant: integer arithmetic (extended constant
-/// expressions) or `global.get` of an immutable global the module defines and has already
-/// declared (GC).
-#[cold]
-#[inline(never)]
-fn const_sign(mut r: Reader<'_>, m: &Module) -> Option<LoadError> {
     use Operator as O;
-    loop {
-        let (at, byte) = (r.offset(), r.peek().ok()?);
-        let ins = r.instr().ok()?;
-        let sign = match (ins.op, &ins.imm) {
-            (O::GlobalGet, &Imm::Index(g)) => {
-                let t = m.global_types.get(g as usize)?;
-                if g < m.num_imported_globals || t.mutable {
-                    continue;
+    let start = m.const_ops.len();
+    let mut types: Vec<ValType> = Vec::new();
+    let end = loop {
+        let at = r.offset();
+        let ins = r.instr().at(r)?;
+        let fail = |why| Err(LoadError::invalid(at, why));
+        let (op, ty) = match (ins.op, &ins.imm) {
+            (O::End, _) => break at,
+            (O::I32Const, &Imm::I32(v)) => (ConstExpr::Value(v as u32 as u128), ValType::I32),
+            (O::I64Const, &Imm::I64(v)) => (ConstExpr::Value(v as u64 as u128), ValType::I64),
+            (O::F32Const, &Imm::Bits(b)) => (ConstExpr::Value(b), ValType::F32),
+            (O::F64Const, &Imm::Bits(b)) => (ConstExpr::Value(b), ValType::F64),
+            (O::V128Const, &Imm::Bits(b)) => (ConstExpr::Value(b), ValType::V128),
+            (O::RefNull, &Imm::Type(t)) => (ConstExpr::RefNull, t),
+            (O::RefFunc, &Imm::Index(f)) => {
+                if f as usize >= m.func_types.len() {
+                    return fail(Invalid::UnknownFunction(f));
                 }
-                proposals::sign(Site::ConstGlobal, g)
+                facts.declare_ref(f);
+                (ConstExpr::RefFunc(f), ValType::FuncRef)
             }
-            (op, _) if constant_value(op) => continue,
-            _ => proposals::sign(Site::ConstOp, byte.into()),
+            (O::GlobalGet, &Imm::Index(g)) => {
+                let Some(&t) = m.global_types.get(g as usize) else { return fail(Invalid::UnknownGlobal(g)) };
+                if t.mutable {
+                    return fail(Invalid::ConstantExpressionRequired);
+                }
+                // An earlier global with a known value is that value.
+                (m.global_init(g).map_or(ConstExpr::GlobalGet(g), ConstExpr::Value), t.content_type)
+            }
+            (op @ (O::I32Add | O::I32Sub | O::I32Mul | O::I64Add | O::I64Sub | O::I64Mul), _) => {
+                let t =
+                    if matches!(op, O::I32Add | O::I32Sub | O::I32Mul) { ValType::I32 } else { ValType::I64 };
+                for _ in 0..2 {
+                    match types.pop() {
+                        Some(found) if found == t => {}
+                        found => return fail(Invalid::TypeMismatch { expected: Some(t), found }),
+                    }
+                }
+                m.const_ops.push(ConstOp::Arith(op));
+                types.push(t);
+                continue;
+            }
+            _ => return fail(Invalid::ConstantExpressionRequired),
         };
-        return sign.map(|s| LoadError::invalid(at, Invalid::Proposal(s)));
-    }
-}
-
-fn const_expr_2_0(
-    r: &mut Reader<'_>,
-    m: &Module,
-    facts: &mut Facts,
-    expected: ValType,
-) -> Result<ConstExpr, LoadError> {
-    use Operator as O;
-    let at = r.offset();
-    let ins = r.instr().at(r)?;
-    let fail = |why| Err(LoadError::invalid(at, why));
-    let (value, ty) = match (ins.op, &ins.imm) {
-        (O::I32Const, &Imm::I32(v)) => (ConstExpr::Value(v as u32 as u128), ValType::I32),
-        (O::I64Const, &Imm::I64(v)) => (ConstExpr::Value(v as u64 as u128), ValType::I64),
-        (O::F32Const, &Imm::Bits(b)) => (ConstExpr::Value(b), ValType::F32),
-        (O::F64Const, &Imm::Bits(b)) => (ConstExpr::Value(b), ValType::F64),
-        (O::V128Const, &Imm::Bits(b)) => (ConstExpr::Value(b), ValType::V128),
-        (O::RefNull, &Imm::Type(t)) => (ConstExpr::RefNull, t),
-        (O::RefFunc, &Imm::Index(f)) => {
-            if f as usize >= m.func_types.len() {
-                return fail(Invalid::UnknownFunction(f));
-            }
-            facts.declare_ref(f);
-            (ConstExpr::RefFunc(f), ValType::FuncRef)
-        }
-        (O::GlobalGet, &Imm::Index(g)) => {
-            if g >= m.num_imported_globals {
-                return fail(Invalid::UnknownGlobal(g));
-            }
-            let t = m.global_types[g as usize];
-            if t.mutable {
-                return fail(Invalid::ConstantExpressionRequired);
-            }
-            (ConstExpr::GlobalGet(g), t.content_type)
-        }
-        (O::End, _) => return fail(Invalid::TypeMismatch { expected: Some(expected), found: None }),
-        _ => return fail(Invalid::ConstantExpressionRequired),
+        types.push(ty);
+        m.const_ops.push(ConstOp::Push(op));
     };
-    if ty != expected {
-        return fail(Invalid::TypeMismatch { expected: Some(expected), found: Some(ty) });
+    let found = match types[..] {
+        [t] if t == expected => None,
+        [t] => Some(Invalid::TypeMismatch { expected: Some(expected), found: Some(t) }),
+        [] => Some(Invalid::TypeMismatch { expected: Some(expected), found: None }),
+        _ => Some(Invalid::TypeMismatch { expected: None, found: None }),
+    };
+    if let Some(why) = found {
+        return Err(LoadError::invalid(end, why));
     }
-    let at = r.offset();
-    let end = r.instr().at(r)?;
-    match end.op {
-        O::End => Ok(value),
-        op if constant_value(op) || op == O::GlobalGet => {
-            Err(LoadError::invalid(at, Invalid::TypeMismatch { expected: None, found: None }))
-        }
-        _ => Err(LoadError::invalid(at, Invalid::ConstantExpressionRequired)),
+    let ops = &m.const_ops[start..];
+    let folded = match ops {
+        &[ConstOp::Push(e)] => Some(e),
+        _ => ConstOp::eval(ops, |_| None).map(ConstExpr::Value),
+    };
+    if let Some(e) = folded {
+        m.const_ops.truncate(start);
+        return Ok(e);
     }
-}
-
-/// Whether `op` is one of WebAssembly 2.0's constant instructions that push a value of their
-/// own (spec 3.3.10): the `const`s, `ref.null` and `ref.func`; `global.get`, the other
-/// constant instruction, depends on its global.
-fn constant_value(op: Operator) -> bool {
-    use Operator as O;
-    matches!(
-        op,
-        O::I32Const | O::I64Const | O::F32Const | O::F64Const | O::V128Const | O::RefNull | O::RefFunc
-    )
+    Ok(ConstExpr::Extended { start: start as u32, len: (m.const_ops.len() - start) as u32 })
 }
 
 /// An element segment (spec 5.5.12: eight forms by their flags; 3.4.5 for its rules).
-fn elem_segment(r: &mut Reader<'_>, m: &Module, facts: &mut Facts) -> Result<ElemSegment, LoadError> {
+fn elem_segment(r: &mut Reader<'_>, m: &mut Module, facts: &mut Facts) -> Result<ElemSegment, LoadError> {
     let at = r.offset();
     let flags = r.u32().at(r)?;
     if flags > 7 {
@@ -442,7 +424,7 @@ fn elem_segment(r: &mut Reader<'_>, m: &Module, facts: &mut Facts) -> Result<Ele
 }
 
 /// A data segment (spec 5.5.14: three forms; 3.4.6).
-fn data_segment(r: &mut Reader<'_>, m: &Module, facts: &mut Facts) -> Result<DataSegment, LoadError> {
+fn data_segment(r: &mut Reader<'_>, m: &mut Module, facts: &mut Facts) -> Result<DataSegment, LoadError> {
     let at = r.offset();
     let mode = match r.u32().at(r)? {
         flags @ (0 | 2) => {

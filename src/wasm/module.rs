@@ -4,22 +4,66 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::binary::operators::Operator;
 use super::binary::types::{ExternalKind, FuncType, GlobalType, MemoryType, TableType};
 use super::error::LoadError;
 use super::ir::{BranchTarget, Op};
 use super::limits::Limits;
 
-/// A constant expression (WebAssembly 2.0: one instruction, then `end`).
+/// A constant expression (spec 3.3.10 with the extended-const proposal): one instruction, or
+/// an integer expression that reads an imported global.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ConstExpr {
-    /// A numeric or vector constant, as slot bits.
+    /// A numeric or vector constant, as slot bits; also an extended expression whose value is
+    /// known when the module loads (folded by the loader).
     Value(u128),
     /// `ref.null`.
     RefNull,
     /// `ref.func f`.
     RefFunc(u32),
-    /// `global.get g` (an imported global in 2.0).
+    /// `global.get g` of an imported global, or of an earlier one without a constant value.
     GlobalGet(u32),
+    /// An extended constant expression: the instructions `Module::const_ops[start..start +
+    /// len]`, evaluated on a stack at instantiation ([`ConstOp::eval`]).
+    Extended { start: u32, len: u32 },
+}
+
+/// One instruction of an extended constant expression: a value pushed (`Value` or
+/// `GlobalGet`), or the integer `add`, `sub` or `mul` of the two values on top.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ConstOp {
+    Push(ConstExpr),
+    Arith(Operator),
+}
+
+impl ConstOp {
+    /// The value of the validated expression `ops`, reading global `g` through `global`;
+    /// `None` when `global` gives none. `i32` arithmetic wraps to 32 bits, `i64` to 64
+    /// (spec 4.3.2 `iadd`, `isub`, `imul`).
+    pub(crate) fn eval(ops: &[ConstOp], global: impl Fn(u32) -> Option<u128>) -> Option<u128> {
+        let mut stack: Vec<u64> = Vec::with_capacity(ops.len());
+        for op in ops {
+            let v = match *op {
+                ConstOp::Push(ConstExpr::Value(v)) => v as u64,
+                ConstOp::Push(ConstExpr::GlobalGet(g)) => global(g)? as u64,
+                ConstOp::Push(_) => return None,
+                ConstOp::Arith(op) => {
+                    let (b, a) = (stack.pop()?, stack.pop()?);
+                    match op {
+                        Operator::I32Add => (a as u32).wrapping_add(b as u32).into(),
+                        Operator::I32Sub => (a as u32).wrapping_sub(b as u32).into(),
+                        Operator::I32Mul => (a as u32).wrapping_mul(b as u32).into(),
+                        Operator::I64Add => a.wrapping_add(b),
+                        Operator::I64Sub => a.wrapping_sub(b),
+                        Operator::I64Mul => a.wrapping_mul(b),
+                        _ => return None,
+                    }
+                }
+            };
+            stack.push(v);
+        }
+        stack.pop().map(u128::from)
+    }
 }
 
 /// What an import expects.
@@ -147,6 +191,8 @@ pub struct Module {
     pub(crate) tables: Vec<TableType>,
     pub(crate) memories: Vec<MemoryType>,
     pub(crate) globals: Vec<(GlobalType, ConstExpr)>,
+    /// The instructions of the extended constant expressions ([`ConstExpr::Extended`]).
+    pub(crate) const_ops: Vec<ConstOp>,
     /// Types of all globals, imported ones first.
     pub(crate) global_types: Vec<GlobalType>,
     pub(crate) exports: Vec<Export>,

@@ -12,7 +12,7 @@ use super::counters::Counters;
 use super::error::{ExecError, InstantiateError, Limit, LimitExceeded, LinkError, Trap, TrapKind};
 use super::exec;
 use super::limits::Limits;
-use super::module::{ConstExpr, ImportType, Module, SegmentMode};
+use super::module::{ConstExpr, ConstOp, ImportType, Module, SegmentMode};
 use super::observe::{NoObserver, Observer};
 use super::value::Value;
 
@@ -466,12 +466,17 @@ impl Store {
         self.instances[i.0 as usize].globals.get(index as usize).map(|&g| Global(g))
     }
 
-    fn eval_const(&self, e: ConstExpr, globals: &[u32], funcs: &[u32]) -> u128 {
+    fn eval_const(&self, module: &Module, e: ConstExpr, globals: &[u32], funcs: &[u32]) -> u128 {
+        let global = |g: u32| self.globals[globals[g as usize] as usize];
         match e {
             ConstExpr::Value(v) => v,
             ConstExpr::RefNull => 0,
             ConstExpr::RefFunc(f) => funcs[f as usize] as u128 + 1,
-            ConstExpr::GlobalGet(g) => self.globals[globals[g as usize] as usize],
+            ConstExpr::GlobalGet(g) => global(g),
+            ConstExpr::Extended { start, len } => {
+                let ops = &module.const_ops[start as usize..(start + len) as usize];
+                ConstOp::eval(ops, |g| Some(global(g))).expect("a validated expression has a value")
+            }
         }
     }
 
@@ -569,7 +574,7 @@ impl Store {
             funcs.push((self.funcs.len() - 1) as u32);
         }
         for (g_ty, init) in &module.globals {
-            let v = self.eval_const(*init, &globals, &funcs);
+            let v = self.eval_const(&module, *init, &globals, &funcs);
             self.globals.push(v);
             self.global_types.push(*g_ty);
             globals.push((self.globals.len() - 1) as u32);
@@ -592,7 +597,7 @@ impl Store {
         let mut segs = Segments::default();
         for e in &module.elems {
             let items: Vec<u64> =
-                e.items.iter().map(|&x| self.eval_const(x, &globals, &funcs) as u64).collect();
+                e.items.iter().map(|&x| self.eval_const(&module, x, &globals, &funcs) as u64).collect();
             segs.elems.push(items);
         }
         segs.datas_dropped = vec![false; module.datas.len()];
@@ -613,7 +618,7 @@ impl Store {
             match e.mode {
                 SegmentMode::Active { index, offset } => {
                     let inst = &self.instances[inst_index as usize];
-                    let start = self.eval_const(offset, &inst.globals, &inst.funcs) as u32 as u64;
+                    let start = self.eval_const(&module, offset, &inst.globals, &inst.funcs) as u32 as u64;
                     let t = inst.tables[index as usize] as usize;
                     let items = core::mem::take(&mut self.segments[inst_index as usize].elems[i]);
                     let table = &mut self.tables[t];
@@ -631,7 +636,7 @@ impl Store {
         for (i, d) in module.datas.iter().enumerate() {
             if let SegmentMode::Active { index, offset } = d.mode {
                 let inst = &self.instances[inst_index as usize];
-                let start = self.eval_const(offset, &inst.globals, &inst.funcs) as u32 as u64;
+                let start = self.eval_const(&module, offset, &inst.globals, &inst.funcs) as u32 as u64;
                 let mem = &mut self.memories[inst.memories[index as usize] as usize];
                 if start + d.bytes.len() as u64 > mem.data.len() as u64 {
                     return Err(trap(TrapKind::MemoryOutOfBounds));

@@ -314,7 +314,7 @@ mod wasmtime_peer {
         static ENGINE: OnceLock<wasmtime::Engine> = OnceLock::new();
         ENGINE.get_or_init(|| {
             let mut config = wasmtime::Config::new();
-            // WebAssembly 2.0, as the generator emits; nothing newer.
+            // WebAssembly 2.0 and the proposals after it the generator emits; nothing else.
             config
                 .consume_fuel(true)
                 .wasm_simd(true)
@@ -324,7 +324,8 @@ mod wasmtime_peer {
                 .wasm_bulk_memory(true)
                 .wasm_function_references(false)
                 .wasm_gc(false)
-                .wasm_tail_call(false);
+                .wasm_tail_call(true)
+                .wasm_extended_const(true);
             wasmtime::Engine::new(&config).expect("a valid wasmtime configuration")
         })
     }

@@ -13,6 +13,10 @@ use core::fmt;
 
 use crate::wasm::error::Invalid;
 
+/// What the interpreter runs, as the refusal of a later proposal ends: WebAssembly 2.0 and the
+/// proposals after it that it implements (docs/interpreter.md, "Proposals after 2.0").
+pub const RUNS: &str = "WebAssembly 2.0 with tail calls and extended constants";
+
 macro_rules! proposals {
     ($($(#[doc = $doc:literal])* $variant:ident = $name:literal;)*) => {
         /// A WebAssembly proposal after 2.0 whose constructs the decoder recognizes and refuses
@@ -42,11 +46,6 @@ proposals! {
     /// Tags, `throw`, `try_table`, `exnref` and the legacy `try`, `catch` and `delegate`:
     /// <https://github.com/WebAssembly/exception-handling>.
     ExceptionHandling = "exception handling";
-    /// `return_call` and `return_call_indirect`: <https://github.com/WebAssembly/tail-call>.
-    TailCalls = "tail calls";
-    /// Integer `add`, `sub` and `mul` in constant expressions:
-    /// <https://github.com/WebAssembly/extended-const>.
-    ExtendedConst = "extended constant expressions";
     /// Memories and tables indexed by `i64`: <https://github.com/WebAssembly/memory64>.
     Memory64 = "memory64";
     /// More than one memory, and memory indices in memory instructions:
@@ -91,11 +90,6 @@ pub(crate) enum Site {
     Type,
     /// An opcode: a one-byte opcode's byte, or a prefixed one's code ([`prefixed`]).
     Op,
-    /// The opcode of an instruction in a constant expression.
-    ConstOp,
-    /// `global.get` in a constant expression of an immutable global the module defines (the
-    /// global index).
-    ConstGlobal,
     /// The number of memories, imported and defined.
     Memories,
     /// The memory index of `memory.size`, `memory.grow` and the bulk memory instructions.
@@ -138,14 +132,6 @@ signs! {
     (Op, 0x1F, 0x1F, ExceptionHandling, "try_table"),
     (Type, 0x69, 0x69, ExceptionHandling, "the type exnref"),
     (Type, 0x74, 0x74, ExceptionHandling, "the type nullexnref"),
-    (Op, 0x12, 0x12, TailCalls, "return_call"),
-    (Op, 0x13, 0x13, TailCalls, "return_call_indirect"),
-    (ConstOp, 0x6A, 0x6A, ExtendedConst, "i32.add in a constant expression"),
-    (ConstOp, 0x6B, 0x6B, ExtendedConst, "i32.sub in a constant expression"),
-    (ConstOp, 0x6C, 0x6C, ExtendedConst, "i32.mul in a constant expression"),
-    (ConstOp, 0x7C, 0x7C, ExtendedConst, "i64.add in a constant expression"),
-    (ConstOp, 0x7D, 0x7D, ExtendedConst, "i64.sub in a constant expression"),
-    (ConstOp, 0x7E, 0x7E, ExtendedConst, "i64.mul in a constant expression"),
     (MemoryFlags, 0x04, 0x04, Memory64, "a 64-bit memory"),
     (TableFlags, 0x04, 0x04, Memory64, "a 64-bit table"),
     (Memories, 2, ANY, MultiMemory, "a second memory"),
@@ -174,7 +160,6 @@ signs! {
     (Type, 0x73, 0x73, Gc, "the type nullfuncref"),
     (Op, 0xD3, 0xD3, Gc, "ref.eq"),
     (Op, prefixed(0xFB, 0), prefixed(0xFB, ANY), Gc, "a GC instruction"),
-    (ConstGlobal, 0, ANY, Gc, "global.get of a global the module defines, in a constant expression"),
     (Op, prefixed(0xFD, 0x100), prefixed(0xFD, 0x113), RelaxedSimd, "a relaxed SIMD instruction"),
     (Op, prefixed(0xFC, 19), prefixed(0xFC, 19), WideArithmetic, "i64.add128"),
     (Op, prefixed(0xFC, 20), prefixed(0xFC, 20), WideArithmetic, "i64.sub128"),
@@ -261,7 +246,8 @@ mod tests {
     #[test]
     fn signs_say_what_was_seen() {
         let show = |site, code| sign(site, code).map(|s| alloc::format!("{}: {s}", s.proposal().name()));
-        assert_eq!(show(Op, 0x12).as_deref(), Some("tail calls: return_call, opcode 0x12"));
+        assert_eq!(show(Op, 0x12), None, "return_call runs");
+        assert_eq!(show(Op, 0x14).as_deref(), Some("typed function references: call_ref, opcode 0x14"));
         assert_eq!(
             show(Op, 0xFE00_0010).as_deref(),
             Some("threads: an atomic instruction, opcode 0xfe 0x10")

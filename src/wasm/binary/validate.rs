@@ -247,6 +247,37 @@ impl<'m> FuncValidator<'m> {
     // ---- the instructions ------------------------------------------------------------------
 
     /// Validates one instruction.
+    /// The type of a `call_indirect` or `return_call_indirect` (its table must hold
+    /// `funcref`s), with its `i32` index popped.
+    fn indirect(&mut self, ins: &Instr<'_>) -> Result<&'m FuncType, Invalid> {
+        let (ty, table) = (ins.index(), ins.second());
+        if self.cx.table(table)? != ValType::FuncRef {
+            return Err(Invalid::TypeMismatch {
+                expected: Some(ValType::FuncRef),
+                found: self.cx.table(table).ok(),
+            });
+        }
+        let t = self.cx.type_at(ty)?;
+        self.pop(ValType::I32)?;
+        Ok(t)
+    }
+
+    /// A tail call to a function of type `t` (the tail-call proposal, "Validation"): the
+    /// callee's results must be the caller's, its parameters are popped, and the rest of the
+    /// block is unreachable, as after `return`.
+    fn tail_call(&mut self, t: &'m FuncType) -> Result<(), Invalid> {
+        let own = self.ctrls[0].results;
+        if t.results() != own {
+            return Err(Invalid::TypeMismatch {
+                expected: own.first().copied(),
+                found: t.results().first().copied(),
+            });
+        }
+        self.pop_all(t.params())?;
+        self.unreachable();
+        Ok(())
+    }
+
     pub(crate) fn op(&mut self, ins: &Instr<'_>) -> Result<(), Invalid> {
         use super::operators::ImmKind;
         use Operator as O;
@@ -354,17 +385,17 @@ impl<'m> FuncValidator<'m> {
                 self.push_all(t.results());
             }
             O::CallIndirect => {
-                let (ty, table) = (ins.index(), ins.second());
-                if self.cx.table(table)? != ValType::FuncRef {
-                    return Err(Invalid::TypeMismatch {
-                        expected: Some(ValType::FuncRef),
-                        found: self.cx.table(table).ok(),
-                    });
-                }
-                let t = self.cx.type_at(ty)?;
-                self.pop(ValType::I32)?;
+                let t = self.indirect(ins)?;
                 self.pop_all(t.params())?;
                 self.push_all(t.results());
+            }
+            O::ReturnCall => {
+                let t = self.cx.func_type(ins.index())?;
+                self.tail_call(t)?;
+            }
+            O::ReturnCallIndirect => {
+                let t = self.indirect(ins)?;
+                self.tail_call(t)?;
             }
             O::Drop => {
                 self.pop_any()?;

@@ -574,6 +574,76 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             }
         }};
     }
+    // A tail call (`return_call`, `return_call_indirect`) of store function `$callee` with its
+    // arguments at `$args`: a call and a return in one (docs/counting.md, "Threads, exceptions
+    // and tail calls"). A Wasm callee takes over the caller's frame, its arguments moved to the
+    // frame's first slots, so that a chain of tail calls runs in constant stack; the observer
+    // sees the caller leave and the callee enter in its place. A host callee runs as by
+    // `call`, then the caller returns its results.
+    macro_rules! tail {
+        ($callee:expr, $args:expr, $indirect:expr) => {{
+            let callee: u32 = $callee;
+            if let FuncKind::Wasm { index, .. } = funcs[callee as usize].kind {
+                let (ci, cb) = body_of(instances, funcs[callee as usize].kind);
+                if fp + cb.frame_size as usize > max_stack {
+                    trap!(TrapKind::StackOverflow);
+                }
+                counters.calls += 1;
+                counters.indirect_calls += $indirect as u64;
+                counters.returns += 1;
+                obs.call($indirect);
+                if O::ENABLED {
+                    let at = exact!();
+                    obs.leave(at);
+                    obs.enter(index, at);
+                }
+                let (n, locals) = (cb.num_params as usize, cb.num_locals as usize);
+                if n > 0 {
+                    move_slots(frame, hi, fp, ($args as usize, 0, n), body.wide);
+                }
+                frame[n..locals].fill(0);
+                if cb.wide {
+                    zero_high(hi, fp + n, fp + locals);
+                }
+                st.func = callee;
+                if !core::ptr::eq(ci, inst) {
+                    inst = ci;
+                    mem = &mut memories[inst.mem0 as usize];
+                }
+                body = cb;
+                code = &body.code;
+                pc = 0;
+                continue;
+            }
+            let FuncKind::Host { index: host } = funcs[callee as usize].kind else { unreachable!() };
+            counters.calls += 1;
+            counters.indirect_calls += $indirect as u64;
+            obs.call($indirect);
+            let at = exact!();
+            let import = if O::ENABLED { import_of(inst, callee) } else { None };
+            if let Some(i) = import {
+                obs.enter(i, at);
+            }
+            let mut caller = Caller {
+                memory: &mut mem.data,
+                globals: &globals[..],
+                global_addrs: &inst.globals,
+                global_types: &inst.module.global_types,
+                events: obs,
+                instructions: at,
+            };
+            let ty = &funcs[callee as usize].ty;
+            if let Err(k) =
+                call_host(&mut host_funcs[host as usize], ty, &mut caller, frame, hi, fp, $args as usize)
+            {
+                trap!(k);
+            }
+            if import.is_some() {
+                obs.leave(at);
+            }
+            ret!($args, ty.results().len());
+        }};
+    }
     // Returns from the current function with results at `$src..$src+$n`.
     macro_rules! ret {
         ($src:expr, $n:expr) => {{
@@ -859,6 +929,17 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 trap!(TrapKind::IndirectCallTypeMismatch);
             }
             enter!(callee, $args, true);
+        }};
+        (ReturnCall { $func:ident, $args:ident }) => {{
+            tail!(inst.funcs[$func as usize], $args, false);
+        }};
+        (ReturnCallIndirect { $ty:ident, $table:ident, $index:ident, $args:ident }) => {{
+            let tab = &tables[inst.tables[$table as usize] as usize];
+            let callee = tri!(table::callee(tab, get!(u32, $index)));
+            if funcs[callee as usize].type_id != inst.type_ids[$ty as usize] {
+                trap!(TrapKind::IndirectCallTypeMismatch);
+            }
+            tail!(callee, $args, true);
         }};
         (Copy { $dst:ident, $src:ident }) => {{ r!($dst) = r!($src) }};
         (Const32 { $dst:ident, $value:ident }) => {{ r!($dst) = $value as u64 }};

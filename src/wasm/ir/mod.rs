@@ -406,6 +406,11 @@ macro_rules! op_table {
             Call { func: u32 = imm, args: Slot = src };
             /// `call_indirect` through `table` with expected type `ty`.
             CallIndirect { ty: u32 = imm, table: u32 = imm, index: Slot = src, args: Slot = src };
+            /// `return_call`: the arguments at `args` become the callee's first slots in this
+            /// frame, which the callee takes over (a call and a return; no `end` runs).
+            ReturnCall { func: u32 = imm, args: Slot = src };
+            /// `return_call_indirect`.
+            ReturnCallIndirect { ty: u32 = imm, table: u32 = imm, index: Slot = src, args: Slot = src };
 
             // ---- moves and constants ----------------------------------------------------------------
             /// `dst = src` (`local.set`, `local.tee`, moving a `local.get` into the operand stack).

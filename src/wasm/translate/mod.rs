@@ -750,6 +750,21 @@ impl<'m> Translator<'m> {
                 self.emit(Op::CallIndirect { ty, table, index, args });
                 self.finish_call(ty, params);
             }
+            O::ReturnCall => {
+                let func = ins.index();
+                let (args, _) = self.call_args(self.module.func_types[func as usize]);
+                self.emit(Op::ReturnCall { func, args });
+                self.reachable = false;
+                self.close_block();
+            }
+            O::ReturnCallIndirect => {
+                let (ty, table) = (ins.index(), ins.second());
+                let index = self.pop();
+                let (args, _) = self.call_args(ty);
+                self.emit(Op::ReturnCallIndirect { ty, table, index, args });
+                self.reachable = false;
+                self.close_block();
+            }
             O::Drop => {
                 // A dropped constant or local needs no slot: only a temporary's value exists.
                 self.stack.pop();
