@@ -50,10 +50,11 @@ test: fmt-check lint check-nostd targets wasi-toolchains programs components as-
 	cd $(AS_DIR)/dwarfgen && $(CARGO) test --quiet --target-dir target
 
 # The interpreter as the Content components build it (one copy of the loop with a run-time
-# precise mode, no variants for the hot operations): the spec suite and the golden counts.
+# precise mode, no variants for the hot operations, WebAssembly 2.0 alone): the spec suite and
+# the golden counts.
 .PHONY: test-compact
 test-compact:
-	$(CARGO) test --profile test-opt --features one-loop,compact-ops --test spec --test golden
+	$(CARGO) test --profile test-opt --features one-loop,compact-ops,only-2-0 --test spec --test golden
 
 # tests/browser.rs opens the report in Debian's chromium (headless) over the DevTools protocol,
 # with puppeteer-core (npm, pinned in tests/browser/package-lock.json; it downloads no browser).

@@ -530,3 +530,24 @@ fn ratio_rounds_half_away_from_zero() {
     assert_eq!(ratio(3461, 4), "865.25");
     assert_eq!(ratio(5, 3), "1.67");
 }
+
+/// The Content components build the interpreter of WebAssembly 2.0 alone (feature `only-2-0`,
+/// docs/components.md): a target using a proposal the CLI runs (tail calls, extended constants)
+/// is refused with mode 1 at the component part's start plus the construct's offset, which is
+/// worked out from the encoding (as in tests/validate.rs). The CLI runs both modules.
+#[test]
+fn components_refuse_the_proposals_they_leave_out() {
+    // Type section 8..=0xd, function 0xe..=0x11, code: id 0x12, size 0x13, count 0x14, body
+    // size 0x15, locals 0x16, `return_call 0` at 0x17.
+    let tail = wat::parse_str("(module (func return_call 0))").unwrap();
+    // Global section: count 0xa, type 0xb, mutability 0xc, two constants, `i32.add` at 0x11.
+    let extended = wat::parse_str("(module (global i32 (i32.add (i32.const 1) (i32.const 2))))").unwrap();
+    for (module, offset) in [(&tail, 0x17), (&extended, 0x11)] {
+        let request = body(ZERO_UUID, &[("component", Some(CLI_FILENAME), module), ("input", None, b"")]);
+        let start = request.windows(module.len()).position(|w| w == &module[..]).unwrap() as u32;
+        for component in [COMPONENT, THERMAL, REPORT] {
+            let mut c = Component::new(component);
+            assert_eq!(c.render(&request), Err((start + offset, 1)), "{component}");
+        }
+    }
+}

@@ -534,17 +534,17 @@ fn ours_was_wrong() {
     }
 }
 
-/// A panic inside the peer ends that seed's comparison, not the run: seed 467912 makes wasmi
-/// 2.0.0 panic ("entered unreachable code") in its first call of export "2"; the seed is then
+/// A panic inside the peer ends that seed's comparison, not the run: seed 9063229 makes wasmi
+/// 2.0.0 panic ("entered unreachable code") while it translates export "4"; the seed is then
 /// judged against wasmtime, which agrees with ours.
 #[test]
 fn a_peer_panic_is_caught_and_judged() {
     let stats = Stats::default();
-    match run_seed(467_912, &stats, false) {
+    match run_seed(9_063_229, &stats, false) {
         Verdict::PeerCrashed(m) => {
-            assert!(m.starts_with("seed 467912: function \"2\"") && m.contains("wasmi panicked"), "{m}")
+            assert!(m.starts_with("seed 9063229: function \"4\"") && m.contains("wasmi panicked"), "{m}")
         }
-        Verdict::Agree => panic!("wasmi 2.0.0 no longer panics on seed 467912: pick another crashing seed"),
+        Verdict::Agree => panic!("wasmi 2.0.0 no longer panics on seed 9063229: pick another crashing seed"),
         Verdict::PeerWrong(m) | Verdict::OursWrong(m) | Verdict::Undecided(m) => panic!("{m}"),
     }
     assert_eq!(stats.arbitrations.load(Ordering::Relaxed), 1);

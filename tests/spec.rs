@@ -79,8 +79,13 @@ fn result_of(dir: &str, file: &str, observed: bool) -> Arc<FileResult> {
     cell.get_or_init(|| Arc::new(run_file(dir, file, observed))).clone()
 }
 
-/// The directories run: WebAssembly 2.0, then the proposals the interpreter implements.
-const DIRS: &[&str] = &["wasm-v2", "simd", "tail-call", "extended-const"];
+/// The directories run: WebAssembly 2.0, then the proposals the interpreter implements (none
+/// when it is built with `only-2-0`, as the Content components build it: `make test-compact`).
+const DIRS: &[&str] = if cfg!(feature = "only-2-0") {
+    &["wasm-v2", "simd"]
+} else {
+    &["wasm-v2", "simd", "tail-call", "extended-const"]
+};
 
 fn files_of(dir: &str) -> Vec<TestFile<'static>> {
     let mut v: Vec<TestFile<'static>> = match dir {
@@ -170,6 +175,10 @@ fn print_file(dir: &str, file: &str, r: &FileResult) {
 }
 
 fn check_file(dir: &str, file: &str) {
+    if !DIRS.contains(&dir) {
+        println!("{dir}/{file}: not run (the interpreter is built without {dir})");
+        return;
+    }
     let r = result_of(dir, file, false);
     print_file(dir, file, &r);
     assert!(r.failed == 0, "{dir}/{file}: {} directives failed", r.failed);

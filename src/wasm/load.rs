@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 
 use super::binary::code;
 use super::binary::operators::{Imm, Operator};
-use super::binary::proposals::{self, Site};
+use super::binary::proposals::{self, Proposal, Site};
 use super::binary::reader::Reader;
 use super::binary::sections::{Sections, id};
 use super::binary::types::{ExternalKind, MemoryType, RefType, TableType, ValType};
@@ -288,6 +288,7 @@ fn exports(r: &mut Reader<'_>, m: &mut Module, facts: &mut Facts) -> Result<(), 
 /// (C.refs). One instruction stays that instruction; a longer expression is folded to its value
 /// when it reads no imported global, and kept as its instructions
 /// ([`ConstExpr::Extended`]) otherwise, to be evaluated at instantiation.
+#[inline(never)]
 fn const_expr(
     r: &mut Reader<'_>,
     m: &mut Module,
@@ -298,7 +299,7 @@ fn const_expr(
     let start = m.const_ops.len();
     let mut types: Vec<ValType> = Vec::new();
     let end = loop {
-        let at = r.offset();
+        let (at, opcode) = (r.offset(), r.peek().unwrap_or(0));
         let ins = r.instr().at(r)?;
         let fail = |why| Err(LoadError::invalid(at, why));
         let (op, ty) = match (ins.op, &ins.imm) {
@@ -321,10 +322,16 @@ fn const_expr(
                 if t.mutable {
                     return fail(Invalid::ConstantExpressionRequired);
                 }
+                if g >= m.num_imported_globals && !proposals::runs(Proposal::ExtendedConst) {
+                    return fail(proposals::left_out(Site::ConstGlobal, g));
+                }
                 // An earlier global with a known value is that value.
                 (m.global_init(g).map_or(ConstExpr::GlobalGet(g), ConstExpr::Value), t.content_type)
             }
             (op @ (O::I32Add | O::I32Sub | O::I32Mul | O::I64Add | O::I64Sub | O::I64Mul), _) => {
+                if !proposals::runs(Proposal::ExtendedConst) {
+                    return fail(proposals::left_out(Site::ConstOp, opcode.into()));
+                }
                 let t =
                     if matches!(op, O::I32Add | O::I32Sub | O::I32Mul) { ValType::I32 } else { ValType::I64 };
                 for _ in 0..2 {
@@ -354,6 +361,8 @@ fn const_expr(
     let ops = &m.const_ops[start..];
     let folded = match ops {
         &[ConstOp::Push(e)] => Some(e),
+        // Only extended constants have more instructions (which `only-2-0` refuses above).
+        _ if !proposals::runs(Proposal::ExtendedConst) => unreachable!("refused above"),
         _ => ConstOp::eval(ops, |_| None).map(ConstExpr::Value),
     };
     if let Some(e) = folded {

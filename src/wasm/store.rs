@@ -474,6 +474,9 @@ impl Store {
             ConstExpr::RefFunc(f) => funcs[f as usize] as u128 + 1,
             ConstExpr::GlobalGet(g) => global(g),
             ConstExpr::Extended { start, len } => {
+                if !super::binary::proposals::runs(super::binary::proposals::Proposal::ExtendedConst) {
+                    unreachable!("refused when loading");
+                }
                 let ops = &module.const_ops[start as usize..(start + len) as usize];
                 ConstOp::eval(ops, |g| Some(global(g))).expect("a validated expression has a value")
             }

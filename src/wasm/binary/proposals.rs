@@ -14,8 +14,19 @@ use core::fmt;
 use crate::wasm::error::Invalid;
 
 /// What the interpreter runs, as the refusal of a later proposal ends: WebAssembly 2.0 and the
-/// proposals after it that it implements (docs/interpreter.md, "Proposals after 2.0").
-pub const RUNS: &str = "WebAssembly 2.0 with tail calls and extended constants";
+/// proposals after it that it implements (docs/interpreter.md, "Proposals after 2.0"); with
+/// the feature `only-2-0` (the Content components), 2.0 alone.
+pub const RUNS: &str = if cfg!(feature = "only-2-0") {
+    "WebAssembly 2.0"
+} else {
+    "WebAssembly 2.0 with tail calls and extended constants"
+};
+
+/// Whether the interpreter runs `proposal`: the proposals it implements, unless it is built
+/// with the feature `only-2-0`, which refuses them by name like the rest.
+pub const fn runs(proposal: Proposal) -> bool {
+    !cfg!(feature = "only-2-0") && matches!(proposal, Proposal::TailCalls | Proposal::ExtendedConst)
+}
 
 macro_rules! proposals {
     ($($(#[doc = $doc:literal])* $variant:ident = $name:literal;)*) => {
@@ -46,6 +57,13 @@ proposals! {
     /// Tags, `throw`, `try_table`, `exnref` and the legacy `try`, `catch` and `delegate`:
     /// <https://github.com/WebAssembly/exception-handling>.
     ExceptionHandling = "exception handling";
+    /// `return_call` and `return_call_indirect`: <https://github.com/WebAssembly/tail-call>.
+    /// Run ([`runs`]), unless the feature `only-2-0` leaves them out.
+    TailCalls = "tail calls";
+    /// Integer `add`, `sub` and `mul` in constant expressions, and `global.get` of an earlier
+    /// global the module defines: <https://github.com/WebAssembly/extended-const>. Run
+    /// ([`runs`]), unless the feature `only-2-0` leaves them out.
+    ExtendedConst = "extended constant expressions";
     /// Memories and tables indexed by `i64`: <https://github.com/WebAssembly/memory64>.
     Memory64 = "memory64";
     /// More than one memory, and memory indices in memory instructions:
@@ -90,6 +108,11 @@ pub(crate) enum Site {
     Type,
     /// An opcode: a one-byte opcode's byte, or a prefixed one's code ([`prefixed`]).
     Op,
+    /// The opcode of an instruction in a constant expression.
+    ConstOp,
+    /// `global.get` in a constant expression of an immutable global the module defines (the
+    /// global index).
+    ConstGlobal,
     /// The number of memories, imported and defined.
     Memories,
     /// The memory index of `memory.size`, `memory.grow` and the bulk memory instructions.
@@ -132,6 +155,15 @@ signs! {
     (Op, 0x1F, 0x1F, ExceptionHandling, "try_table"),
     (Type, 0x69, 0x69, ExceptionHandling, "the type exnref"),
     (Type, 0x74, 0x74, ExceptionHandling, "the type nullexnref"),
+    (Op, 0x12, 0x12, TailCalls, "return_call"),
+    (Op, 0x13, 0x13, TailCalls, "return_call_indirect"),
+    (ConstOp, 0x6A, 0x6A, ExtendedConst, "i32.add in a constant expression"),
+    (ConstOp, 0x6B, 0x6B, ExtendedConst, "i32.sub in a constant expression"),
+    (ConstOp, 0x6C, 0x6C, ExtendedConst, "i32.mul in a constant expression"),
+    (ConstOp, 0x7C, 0x7C, ExtendedConst, "i64.add in a constant expression"),
+    (ConstOp, 0x7D, 0x7D, ExtendedConst, "i64.sub in a constant expression"),
+    (ConstOp, 0x7E, 0x7E, ExtendedConst, "i64.mul in a constant expression"),
+    (ConstGlobal, 0, ANY, ExtendedConst, "global.get of a global the module defines, in a constant expression"),
     (MemoryFlags, 0x04, 0x04, Memory64, "a 64-bit memory"),
     (TableFlags, 0x04, 0x04, Memory64, "a 64-bit table"),
     (Memories, 2, ANY, MultiMemory, "a second memory"),
@@ -219,6 +251,14 @@ pub(crate) fn sign(site: Site, code: u32) -> Option<Sign> {
     Some(Sign { row: row as u8, code })
 }
 
+/// The refusal of a construct of a proposal the interpreter runs, in a build that leaves it out
+/// (the feature `only-2-0`): `code` seen at `site` must be one of its signs.
+#[cold]
+#[inline(never)]
+pub(crate) fn left_out(site: Site, code: u32) -> Invalid {
+    Invalid::Proposal(sign(site, code).expect("the construct is a sign of its proposal"))
+}
+
 /// `why`, the 2.0 reason, unless `code` seen at `site` is the sign of a later proposal.
 #[cold]
 #[inline(never)]
@@ -246,7 +286,8 @@ mod tests {
     #[test]
     fn signs_say_what_was_seen() {
         let show = |site, code| sign(site, code).map(|s| alloc::format!("{}: {s}", s.proposal().name()));
-        assert_eq!(show(Op, 0x12), None, "return_call runs");
+        // Tail calls are signs only where the decoder is built without them (`only-2-0`).
+        assert_eq!(show(Op, 0x12).as_deref(), Some("tail calls: return_call, opcode 0x12"));
         assert_eq!(show(Op, 0x14).as_deref(), Some("typed function references: call_ref, opcode 0x14"));
         assert_eq!(
             show(Op, 0xFE00_0010).as_deref(),

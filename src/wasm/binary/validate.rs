@@ -9,7 +9,7 @@
 use alloc::vec::Vec;
 
 use super::operators::{Imm, Instr, Operator};
-use super::proposals::{self, Site};
+use super::proposals::{self, Proposal, Site};
 use super::types::{BlockType, FuncType, GlobalType, RefType, ValType};
 use crate::wasm::error::Invalid;
 
@@ -388,6 +388,10 @@ impl<'m> FuncValidator<'m> {
                 let t = self.indirect(ins)?;
                 self.pop_all(t.params())?;
                 self.push_all(t.results());
+            }
+            O::ReturnCall | O::ReturnCallIndirect if !proposals::runs(Proposal::TailCalls) => {
+                let opcode = if ins.op == O::ReturnCall { 0x12 } else { 0x13 };
+                return Err(proposals::left_out(Site::Op, opcode));
             }
             O::ReturnCall => {
                 let t = self.cx.func_type(ins.index())?;

@@ -930,10 +930,17 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             }
             enter!(callee, $args, true);
         }};
+        // Without tail calls (`only-2-0`) the validator refuses them, and their code is left out.
         (ReturnCall { $func:ident, $args:ident }) => {{
+            if !super::binary::proposals::runs(super::binary::proposals::Proposal::TailCalls) {
+                unreachable!("refused when loading");
+            }
             tail!(inst.funcs[$func as usize], $args, false);
         }};
         (ReturnCallIndirect { $ty:ident, $table:ident, $index:ident, $args:ident }) => {{
+            if !super::binary::proposals::runs(super::binary::proposals::Proposal::TailCalls) {
+                unreachable!("refused when loading");
+            }
             let tab = &tables[inst.tables[$table as usize] as usize];
             let callee = tri!(table::callee(tab, get!(u32, $index)));
             if funcs[callee as usize].type_id != inst.type_ids[$ty as usize] {

@@ -10,6 +10,7 @@
 use alloc::vec::Vec;
 
 use super::binary::operators::{Imm, Instr, Operator};
+use super::binary::proposals::{self, Proposal};
 use super::binary::reader::Reader;
 use super::binary::types::{BlockType, MemArg, ValType};
 use super::binary::validate::{Context, FuncValidator};
@@ -749,6 +750,9 @@ impl<'m> Translator<'m> {
                 let (args, params) = self.call_args(ty);
                 self.emit(Op::CallIndirect { ty, table, index, args });
                 self.finish_call(ty, params);
+            }
+            O::ReturnCall | O::ReturnCallIndirect if !proposals::runs(Proposal::TailCalls) => {
+                unreachable!("refused when loading")
             }
             O::ReturnCall => {
                 let func = ins.index();
