@@ -200,7 +200,7 @@ pub enum Invalid {
     /// was seen (the table of signs, docs/interpreter.md "Proposals after 2.0"). Malformed or
     /// invalid for 2.0 like the rest, but named, so that whoever built the module knows which
     /// feature to turn off. Displays as `uses memory64 (a 64-bit memory); the interpreter
-    /// runs WebAssembly 2.0 with tail calls and extended constants` ([`RUNS`]).
+    /// runs WebAssembly 2.0 with tail calls and extended constants`.
     Proposal(Sign),
 }
 

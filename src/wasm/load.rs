@@ -322,14 +322,14 @@ fn const_expr(
                 if t.mutable {
                     return fail(Invalid::ConstantExpressionRequired);
                 }
-                if g >= m.num_imported_globals && !proposals::runs(Proposal::ExtendedConst) {
+                if g >= m.num_imported_globals && !Proposal::ExtendedConst.runs() {
                     return fail(proposals::left_out(Site::ConstGlobal, g));
                 }
                 // An earlier global with a known value is that value.
                 (m.global_init(g).map_or(ConstExpr::GlobalGet(g), ConstExpr::Value), t.content_type)
             }
             (op @ (O::I32Add | O::I32Sub | O::I32Mul | O::I64Add | O::I64Sub | O::I64Mul), _) => {
-                if !proposals::runs(Proposal::ExtendedConst) {
+                if !Proposal::ExtendedConst.runs() {
                     return fail(proposals::left_out(Site::ConstOp, opcode.into()));
                 }
                 let t =
@@ -362,7 +362,7 @@ fn const_expr(
     let folded = match ops {
         &[ConstOp::Push(e)] => Some(e),
         // Only extended constants have more instructions (which `only-2-0` refuses above).
-        _ if !proposals::runs(Proposal::ExtendedConst) => unreachable!("refused above"),
+        _ if !Proposal::ExtendedConst.runs() => unreachable!("refused above"),
         _ => ConstOp::eval(ops, |_| None).map(ConstExpr::Value),
     };
     if let Some(e) = folded {

@@ -6,6 +6,7 @@ use alloc::sync::Arc;
 use alloc::vec;
 use alloc::vec::Vec;
 
+use super::binary::proposals::Proposal;
 use super::binary::types::{ExternalKind, FuncType, GlobalType, MemoryType, TableType};
 
 use super::counters::Counters;
@@ -474,7 +475,7 @@ impl Store {
             ConstExpr::RefFunc(f) => funcs[f as usize] as u128 + 1,
             ConstExpr::GlobalGet(g) => global(g),
             ConstExpr::Extended { start, len } => {
-                if !super::binary::proposals::runs(super::binary::proposals::Proposal::ExtendedConst) {
+                if !Proposal::ExtendedConst.runs() {
                     unreachable!("refused when loading");
                 }
                 let ops = &module.const_ops[start as usize..(start + len) as usize];

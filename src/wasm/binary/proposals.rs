@@ -22,10 +22,13 @@ pub const RUNS: &str = if cfg!(feature = "only-2-0") {
     "WebAssembly 2.0 with tail calls and extended constants"
 };
 
-/// Whether the interpreter runs `proposal`: the proposals it implements, unless it is built
-/// with the feature `only-2-0`, which refuses them by name like the rest.
-pub const fn runs(proposal: Proposal) -> bool {
-    !cfg!(feature = "only-2-0") && matches!(proposal, Proposal::TailCalls | Proposal::ExtendedConst)
+impl Proposal {
+    /// Whether the interpreter runs the proposal: tail calls and extended constant expressions,
+    /// unless it is built with the feature `only-2-0` (the Content components), which refuses
+    /// them by name like the rest.
+    pub const fn runs(self) -> bool {
+        !cfg!(feature = "only-2-0") && matches!(self, Proposal::TailCalls | Proposal::ExtendedConst)
+    }
 }
 
 macro_rules! proposals {
@@ -58,11 +61,11 @@ proposals! {
     /// <https://github.com/WebAssembly/exception-handling>.
     ExceptionHandling = "exception handling";
     /// `return_call` and `return_call_indirect`: <https://github.com/WebAssembly/tail-call>.
-    /// Run ([`runs`]), unless the feature `only-2-0` leaves them out.
+    /// Run ([`Proposal::runs`]), unless the feature `only-2-0` leaves them out.
     TailCalls = "tail calls";
     /// Integer `add`, `sub` and `mul` in constant expressions, and `global.get` of an earlier
     /// global the module defines: <https://github.com/WebAssembly/extended-const>. Run
-    /// ([`runs`]), unless the feature `only-2-0` leaves them out.
+    /// ([`Proposal::runs`]), unless the feature `only-2-0` leaves them out.
     ExtendedConst = "extended constant expressions";
     /// Memories and tables indexed by `i64`: <https://github.com/WebAssembly/memory64>.
     Memory64 = "memory64";

@@ -389,7 +389,7 @@ impl<'m> FuncValidator<'m> {
                 self.pop_all(t.params())?;
                 self.push_all(t.results());
             }
-            O::ReturnCall | O::ReturnCallIndirect if !proposals::runs(Proposal::TailCalls) => {
+            O::ReturnCall | O::ReturnCallIndirect if !Proposal::TailCalls.runs() => {
                 let opcode = if ins.op == O::ReturnCall { 0x12 } else { 0x13 };
                 return Err(proposals::left_out(Site::Op, opcode));
             }

@@ -18,6 +18,7 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
+use super::binary::proposals::Proposal;
 use super::binary::types::{FuncType, ValType};
 use super::counters::Counters;
 use super::error::{ExecError, FuncIndex, ModuleOffset, SignatureMismatch, Trap, TrapKind};
@@ -932,13 +933,13 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
         }};
         // Without tail calls (`only-2-0`) the validator refuses them, and their code is left out.
         (ReturnCall { $func:ident, $args:ident }) => {{
-            if !super::binary::proposals::runs(super::binary::proposals::Proposal::TailCalls) {
+            if !Proposal::TailCalls.runs() {
                 unreachable!("refused when loading");
             }
             tail!(inst.funcs[$func as usize], $args, false);
         }};
         (ReturnCallIndirect { $ty:ident, $table:ident, $index:ident, $args:ident }) => {{
-            if !super::binary::proposals::runs(super::binary::proposals::Proposal::TailCalls) {
+            if !Proposal::TailCalls.runs() {
                 unreachable!("refused when loading");
             }
             let tab = &tables[inst.tables[$table as usize] as usize];

@@ -10,7 +10,7 @@
 use alloc::vec::Vec;
 
 use super::binary::operators::{Imm, Instr, Operator};
-use super::binary::proposals::{self, Proposal};
+use super::binary::proposals::Proposal;
 use super::binary::reader::Reader;
 use super::binary::types::{BlockType, MemArg, ValType};
 use super::binary::validate::{Context, FuncValidator};
@@ -751,7 +751,7 @@ impl<'m> Translator<'m> {
                 self.emit(Op::CallIndirect { ty, table, index, args });
                 self.finish_call(ty, params);
             }
-            O::ReturnCall | O::ReturnCallIndirect if !proposals::runs(Proposal::TailCalls) => {
+            O::ReturnCall | O::ReturnCallIndirect if !Proposal::TailCalls.runs() => {
                 unreachable!("refused when loading")
             }
             O::ReturnCall => {
