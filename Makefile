@@ -149,7 +149,8 @@ $(TARGET_WASMS): tests/targets/%.wasm: | $(TOOLCHAIN)
 # fresh clone. The C toolchain is an order-only prerequisite (checked every time, installed
 # when missing, never a reason to rebuild); Zig's install stamp names its version, so a new
 # version rebuilds; the Rust recipe adds its target itself, as the other wasm rules do.
-PROGRAMS := tests/programs/rust-wasi.wasm tests/programs/c-wasi.wasm tests/programs/zig-wasi.wasm
+PROGRAMS := tests/programs/rust-wasi.wasm tests/programs/c-wasi.wasm tests/programs/zig-wasi.wasm \
+	tests/programs/c-tailcall.wasm
 .PHONY: programs wasi-toolchains wasi-c-toolchain
 programs: $(PROGRAMS)
 
@@ -186,6 +187,11 @@ wasi-c-toolchain: apt-packages
 WASI_CFLAGS := -O2 -g -Wall -Wextra -Werror -fdebug-prefix-map=$(CURDIR)=.
 tests/programs/c-wasi.wasm: tests/programs/c-wasi/sortuniq.c | wasi-c-toolchain
 	clang --target=wasm32-wasi $(WASI_CFLAGS) $< -o $@.tmp && mv $@.tmp $@
+
+# The same toolchain with tail calls on (`-mtail-call`): its `musttail` hand-overs become
+# `return_call` and `return_call_indirect` (tests/programs/README.md).
+tests/programs/c-tailcall.wasm: tests/programs/c-tailcall/charclass.c | wasi-c-toolchain
+	clang --target=wasm32-wasi -mtail-call $(WASI_CFLAGS) $< -o $@.tmp && mv $@.tmp $@
 
 # Zig from PyPI (the ziglang wheel carries the compiler), installed into target/ rather than
 # the user's Python: `python3 -m ziglang` with PYTHONPATH pointing there. Its caches live in

@@ -16,7 +16,7 @@ mod common;
 use std::cmp::Reverse;
 use std::collections::BTreeMap;
 
-use common::programs::{C, RUST, TempDir, ZIG, file_map, fixture, program};
+use common::programs::{C, C_TAIL, RUST, TempDir, ZIG, file_map, fixture, program};
 use common::wasmtime_wasi::{Reference, run_in_wasmtime};
 
 /// `--iterations` for a `wordfreq` run of 100 to 200 million Wasm instructions on the fixture
@@ -376,4 +376,42 @@ fn revlines_exit_codes_without_lines_missing_input_and_usage() {
     let got = run_in_wasmtime(&program(ZIG), &["--exit", "256", "a", "b"], &[], &[], b"");
     assert_run(&got, 2, "", "revlines: --exit takes 0 to 255\n");
     assert!(dir.files().is_empty());
+}
+
+// ------------------------------------------------------------------ charclass (C, tail calls)
+
+/// What `charclass` prints, computed apart from it: ASCII letters, digits, the four space
+/// bytes, everything else, and the maximal runs of letters and digits.
+fn char_classes(text: &[u8]) -> String {
+    let count = |f: fn(&u8) -> bool| text.iter().filter(|b| f(b)).count();
+    let words = text.split(|b| !b.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).count();
+    let (letters, digits) = (count(u8::is_ascii_alphabetic), count(u8::is_ascii_digit));
+    let spaces = count(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
+    let other = text.len() - letters - digits - spaces;
+    format!("letters {letters}\ndigits {digits}\nspaces {spaces}\nother {other}\nwords {words}\n")
+}
+
+#[test]
+fn charclass_counts_a_file_and_stdin() {
+    // The fixture: 240 words as wordfreq splits them; `tr -cd 'A-Za-z' | wc -c` 929 letters,
+    // `tr -cd 0-9 | wc -c` 8 digits, `tr -cd ' \t\n\r' | wc -c` 244 spaces, 1,217 bytes.
+    let text = fixture();
+    assert_eq!(char_classes(&text), "letters 929\ndigits 8\nspaces 244\nother 36\nwords 240\n");
+    let dir = TempDir::with("charclass", &[("harbour.txt", &text)]);
+    let got = run_in_wasmtime(&program(C_TAIL), &["harbour.txt"], &[], &[(&dir.0, ".")], b"");
+    assert_run(&got, 0, &char_classes(&text), "");
+    // 30,000 bytes from stdin: a state machine 30,000 hand-overs long, in one frame.
+    let long: Vec<u8> = b"tail 42, call; ".iter().copied().cycle().take(30_000).collect();
+    let got = run_in_wasmtime(&program(C_TAIL), &["-"], &[], &[], &long);
+    assert_run(&got, 0, "letters 16000\ndigits 4000\nspaces 6000\nother 4000\nwords 6000\n", "");
+    assert_eq!(char_classes(&long), "letters 16000\ndigits 4000\nspaces 6000\nother 4000\nwords 6000\n");
+}
+
+#[test]
+fn charclass_exit_codes_on_a_missing_input_and_usage() {
+    let dir = TempDir::new("charclass-errors");
+    let got = run_in_wasmtime(&program(C_TAIL), &["missing.txt"], &[], &[(&dir.0, ".")], b"");
+    assert_run(&got, 1, "", "charclass: cannot read missing.txt\n");
+    let got = run_in_wasmtime(&program(C_TAIL), &["a", "b"], &[], &[], b"");
+    assert_run(&got, 2, "", "charclass: usage: charclass INPUT\n");
 }

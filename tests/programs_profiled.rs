@@ -29,7 +29,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use common::programs::{C, RUST, TempDir, ZIG, files_in, fixture, program};
+use common::programs::{C, C_TAIL, RUST, TempDir, ZIG, files_in, fixture, program};
 use common::report::{data_of, u};
 use common::wasmtime_wasi::{Reference, run_in_wasmtime};
 use serde_json::Value;
@@ -113,6 +113,19 @@ fn c_invocations() -> Vec<Invocation> {
         Invocation::new("missing", C, &["missing.txt", "out.txt"]).dir(".", &[]),
         Invocation::new("empty", C, &["-", "out.txt"]).dir(".", &[]).stdin(b""),
         Invocation::new("usage", C, &["a", "b", "c"]),
+    ]
+}
+
+/// `charclass` (C with tail calls): a file, 30,000 bytes of stdin, a missing input, a usage
+/// error.
+fn c_tail_invocations() -> Vec<Invocation> {
+    let text = fixture();
+    let long: Vec<u8> = b"tail 42, call; ".iter().copied().cycle().take(30_000).collect();
+    vec![
+        Invocation::new("file", C_TAIL, &["harbour.txt"]).dir(".", &[("harbour.txt", &text)]),
+        Invocation::new("stdin", C_TAIL, &["-"]).stdin(&long),
+        Invocation::new("missing", C_TAIL, &["missing.txt"]).dir(".", &[]),
+        Invocation::new("usage", C_TAIL, &["a", "b"]),
     ]
 }
 
@@ -279,6 +292,27 @@ fn rust_program_under_page_writes_equals_wasmtime() {
 #[test]
 fn c_program_under_page_writes_equals_wasmtime() {
     page_writes_equals_wasmtime(&c_invocations());
+}
+
+/// The C program built with tail calls hands over between its states by `return_call` and
+/// `return_call_indirect` (wasmparser finds both in it), and runs as under wasmtime.
+#[test]
+fn c_tail_call_program_under_page_writes_equals_wasmtime() {
+    let bytes = std::fs::read(program(C_TAIL)).unwrap();
+    let (mut direct, mut indirect) = (0, 0);
+    for payload in wasmparser::Parser::new(0).parse_all(&bytes) {
+        if let wasmparser::Payload::CodeSectionEntry(body) = payload.unwrap() {
+            for op in body.get_operators_reader().unwrap() {
+                match op.unwrap() {
+                    wasmparser::Operator::ReturnCall { .. } => direct += 1,
+                    wasmparser::Operator::ReturnCallIndirect { .. } => indirect += 1,
+                    _ => {}
+                }
+            }
+        }
+    }
+    assert!(direct > 0 && indirect > 0, "return_call {direct}, return_call_indirect {indirect}");
+    page_writes_equals_wasmtime(&c_tail_invocations());
 }
 
 #[test]

@@ -17,6 +17,8 @@ pub const RUST: &str = "tests/programs/rust-wasi.wasm";
 pub const C: &str = "tests/programs/c-wasi.wasm";
 /// `revlines`, Zig.
 pub const ZIG: &str = "tests/programs/zig-wasi.wasm";
+/// `charclass`, C with wasi-libc and tail calls (`-mtail-call`).
+pub const C_TAIL: &str = "tests/programs/c-tailcall.wasm";
 
 /// 1,217 bytes of English prose in 23 lines (`wc -c -l`), 5 of them empty.
 pub const FIXTURE: &str = "tests/programs/fixtures/harbour.txt";
@@ -26,7 +28,7 @@ pub fn fixture() -> Vec<u8> {
     std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(FIXTURE)).unwrap()
 }
 
-/// The program at `rel` (one of [`RUST`], [`C`], [`ZIG`]), built with `make` when missing.
+/// The program at `rel` (one of [`RUST`], [`C`], [`ZIG`], [`C_TAIL`]), built with `make` when missing.
 pub fn program(rel: &str) -> PathBuf {
     artifact(rel)
 }
