@@ -1,11 +1,14 @@
 //! Our decoder and validator (`qip_memory::wasm::binary`) against `wasmparser`'s, restricted to
-//! WebAssembly 2.0 (`WasmFeatures::WASM2`), as an independent second opinion on what is a
-//! valid module:
+//! what the interpreter runs: WebAssembly 2.0 and the threads proposal
+//! (`WasmFeatures::WASM2 | WasmFeatures::THREADS`, [`RUNS`]), as an independent second opinion
+//! on what is a valid module:
 //!
 //! * modules `wasm-smith` generates with 2.0's features: both accept every one;
-//! * modules it generates with a feature beyond 2.0 switched on (tail calls, exceptions,
-//!   threads, 64-bit memories, extended constants, several memories, ...): both reject the
-//!   ones that use it and accept the others;
+//! * modules it generates with threads (shared memories, atomics): both accept every one, and
+//!   their mutations are compared as the 2.0 modules' are;
+//! * modules it generates with a feature beyond those switched on (tail calls, exceptions,
+//!   64-bit memories, extended constants, several memories, ...): both reject the ones that use
+//!   it and accept the others;
 //! * each generated module mutated (a byte changed, bytes dropped or inserted, the module cut
 //!   short): both accept or both reject.
 //!
@@ -46,14 +49,18 @@ fn ours(bytes: &[u8]) -> Option<Result<(), (u32, String)>> {
     }
 }
 
+/// The features of what the interpreter runs, in wasmparser's terms: WebAssembly 2.0 and the
+/// threads proposal.
+const RUNS: WasmFeatures = WasmFeatures::WASM2.union(WasmFeatures::THREADS);
+
 fn theirs(bytes: &[u8]) -> Result<(), (u32, String)> {
-    let mut v = Validator::new_with_features(WasmFeatures::WASM2);
+    let mut v = Validator::new_with_features(RUNS);
     v.validate_all(bytes).map(|_| ()).map_err(|e| (e.offset() as u32, e.message().to_string()))
 }
 
-/// Whether wasmparser accepts the module with `features` on top of 2.0's.
+/// Whether wasmparser accepts the module with `features` on top of what we run.
 fn theirs_with(bytes: &[u8], features: WasmFeatures) -> bool {
-    Validator::new_with_features(WasmFeatures::WASM2 | features).validate_all(bytes).is_ok()
+    Validator::new_with_features(RUNS | features).validate_all(bytes).is_ok()
 }
 
 #[derive(Default)]
@@ -155,9 +162,10 @@ fn generate(seed: u64, configure: impl FnOnce(&mut wasm_smith::Config)) -> Optio
 }
 
 /// Features beyond WebAssembly 2.0, one per seed, each switched on over the 2.0 config: the
-/// proposal and wasmparser's features for it.
-fn beyond_2_0(seed: u64, c: &mut wasm_smith::Config) -> (Proposal, WasmFeatures) {
-    match seed % 7 {
+/// proposal and wasmparser's features for it, or `None` for threads, which the interpreter
+/// runs (its modules are compared, and mutated, as the 2.0 ones are).
+fn beyond_2_0(seed: u64, c: &mut wasm_smith::Config) -> Option<(Proposal, WasmFeatures)> {
+    Some(match seed % 7 {
         0 => {
             c.tail_call_enabled = true;
             (Proposal::TailCalls, WasmFeatures::TAIL_CALL)
@@ -168,7 +176,7 @@ fn beyond_2_0(seed: u64, c: &mut wasm_smith::Config) -> (Proposal, WasmFeatures)
         }
         2 => {
             c.threads_enabled = true;
-            (Proposal::Threads, WasmFeatures::THREADS)
+            return None;
         }
         3 => {
             c.memory64_enabled = true;
@@ -186,7 +194,23 @@ fn beyond_2_0(seed: u64, c: &mut wasm_smith::Config) -> (Proposal, WasmFeatures)
             c.relaxed_simd_enabled = true;
             (Proposal::RelaxedSimd, WasmFeatures::RELAXED_SIMD)
         }
-    }
+    })
+}
+
+/// Whether a module uses the threads proposal: a shared memory, or an instruction with the
+/// prefix `0xFE` (an atomic).
+fn uses_threads(bytes: &[u8]) -> bool {
+    use wasmparser::{Parser, Payload, TypeRef};
+    Parser::new(0).parse_all(bytes).flatten().any(|p| match p {
+        Payload::MemorySection(r) => r.into_iter().flatten().any(|t| t.shared),
+        Payload::ImportSection(r) => {
+            r.into_imports().flatten().any(|i| matches!(i.ty, TypeRef::Memory(t) if t.shared))
+        }
+        Payload::CodeSectionEntry(body) => body.get_operators_reader().is_ok_and(|mut r| {
+            std::iter::from_fn(|| r.read_with_offset().ok()).any(|(_, at)| bytes[at as usize] == 0xFE)
+        }),
+        _ => false,
+    })
 }
 
 fn env(name: &str, default: u64) -> u64 {
@@ -198,6 +222,7 @@ fn our_validator_agrees_with_wasmparser() {
     let (start, n) = (env("VALIDATE_SEED_START", 0), env("VALIDATE_SEEDS", 3000));
     let mut t = Tally::default();
     let mut valid = 0u64;
+    let (mut threads, mut threads_valid, mut threads_used) = (0u64, 0u64, 0u64);
     for seed in start..start + n {
         if let Some(m) = generate(seed, |_| {}) {
             t.compare(&format!("seed {seed}"), &m);
@@ -212,8 +237,20 @@ fn our_validator_agrees_with_wasmparser() {
         if let Some(m) = generate(seed, |c| beyond = Some(beyond_2_0(seed, c))) {
             let what = format!("seed {seed} beyond 2.0");
             t.compare(&what, &m);
-            let (proposal, features) = beyond.expect("the config was made");
-            t.named(&what, &m, proposal, features);
+            match beyond.expect("the config was made") {
+                Some((proposal, features)) => t.named(&what, &m, proposal, features),
+                None => {
+                    // Threads: valid in both, and mutated as the 2.0 modules are.
+                    threads += 1;
+                    threads_valid += u64::from(matches!(ours(&m), Some(Ok(()))));
+                    threads_used += u64::from(uses_threads(&m));
+                    let mut rng = Rng(seed ^ 0x7EAD5);
+                    for k in 0..8 {
+                        let mutated = mutate(&m, &mut rng);
+                        t.compare(&format!("seed {seed} threads mutation {k}"), &mutated);
+                    }
+                }
+            }
         }
     }
     println!(
@@ -226,6 +263,10 @@ fn our_validator_agrees_with_wasmparser() {
         t.same_offset,
         t.disagreements.len()
     );
+    println!(
+        "validate: {threads} modules generated with threads, {threads_valid} valid, {threads_used} using a \
+         shared memory or an atomic"
+    );
     println!("validate: generated modules refused by the name of their proposal: {:?}", t.named);
     for d in t.disagreements.iter().take(20) {
         println!("  {d}");
@@ -234,9 +275,11 @@ fn our_validator_agrees_with_wasmparser() {
     // Both must see real work: most generated modules valid, most mutations caught.
     assert!(t.accepted > n, "too few valid modules: {}", t.accepted);
     assert!(t.rejected > n, "too few rejected modules: {}", t.rejected);
-    // Each of the seven features gets a seventh of the seeds; most of its modules use it.
+    // Each of the seven features gets a seventh of the seeds; most of its modules use it. The
+    // six refused are named; the threads modules are valid, and many use the proposal.
     if n >= 700 {
-        assert_eq!(t.named.len(), 7, "a proposal never named: {:?}", t.named);
+        assert_eq!(t.named.len(), 6, "a proposal never named: {:?}", t.named);
+        assert!(threads_used > threads / 4, "{threads_used} of {threads} use threads");
     }
 }
 
@@ -275,28 +318,52 @@ fn refused_bytes(
 // Offsets: the header is bytes 0..8, so the first section's id is at 8, its size at 9 and
 // its contents from 10 (0xa); one-byte sizes and counts throughout.
 
+/// The threads proposal, which the interpreter runs: hand-written modules that both validators
+/// accept, and the two rules it adds, each refused by both, ours at the offset worked out from
+/// the encoding.
 #[test]
-fn threads_by_name() {
-    // Memory section: id 8, size 9, count 0xa, limits flags 0x03 (a maximum, shared) at 0xb.
-    refused(
+fn threads_are_valid() {
+    for wat in [
         "(module (memory 1 1 shared))",
-        Proposal::Threads,
-        Some(WasmFeatures::THREADS),
-        0xb,
-        "uses threads (a shared memory); the interpreter runs WebAssembly 2.0 (at offset 0xb)",
+        "(module (memory 0 0 shared) (export \"m\" (memory 0)))",
+        "(module (import \"m\" \"m\" (memory 1 2 shared)))",
+        // Atomics on a memory that is not shared are valid (a wait traps when it runs).
+        "(module (memory 1)
+           (func (param i32 i64) (result i32)
+             local.get 0 local.get 1 i64.const -1 memory.atomic.wait64
+             local.get 0 i32.const 1 memory.atomic.notify i32.add
+             local.get 0 i32.atomic.load16_u i32.add
+             local.get 0 local.get 1 i64.atomic.store32
+             local.get 0 local.get 1 local.get 1 i64.atomic.rmw8.cmpxchg_u i32.wrap_i64 i32.add
+             local.get 0 i32.const 5 i32.atomic.rmw.xchg i32.add
+             atomic.fence))",
+    ] {
+        let bytes = wat::parse_str(wat).expect("the text encodes");
+        assert_eq!(theirs(&bytes), Ok(()), "{wat}");
+        assert_eq!(ours(&bytes), Some(Ok(())), "{wat}");
+    }
+    // Memory section: id 8, size 9, count 0xa, the flags 0x02 (shared, no maximum) at 0xb.
+    let bytes = wat::parse_str("(module (memory 1 shared))").expect("the text encodes");
+    assert!(theirs(&bytes).is_err());
+    assert_eq!(
+        Module::new(&bytes, &Limits::default()).map(|_| ()).unwrap_err().to_string(),
+        "shared memory must have maximum (at offset 0xb)"
     );
-    assert_eq!(Proposal::Threads.name(), "threads");
-    // Type section 8..=0xe (01 05 01 60 00 01 7f), function 0xf..=0x12, memory 0x13..=0x17,
-    // code: id 0x18, size 0x19, count 0x1a, body size 0x1b, locals 0x1c, i32.const 0x1d,
-    // then `i32.atomic.load` (fe 10) at 0x1f.
-    refused(
-        "(module (memory 1) (func (result i32) i32.const 0 i32.atomic.load))",
-        Proposal::Threads,
-        Some(WasmFeatures::THREADS),
-        0x1f,
-        "uses threads (an atomic instruction, opcode 0xfe 0x10); the interpreter runs WebAssembly 2.0 \
-         (at offset 0x1f)",
-    );
+    // Type section 8..=0xe (01 05 01 60 00 01 7f), function 0xf..=0x12, memory 0x13..=0x18
+    // (05 04 01 03 01 01), code: id 0x19, size 0x1a, count 0x1b, body size 0x1c, locals 0x1d,
+    // i32.const 0x1e..=0x1f, then `i32.atomic.load` (fe 10) at 0x20 with an alignment of 2 or
+    // 8 bytes where 4 are natural: both refused.
+    for align in [2, 8] {
+        let wat = format!(
+            "(module (memory 1 1 shared) (func (result i32) i32.const 0 i32.atomic.load align={align}))"
+        );
+        let bytes = wat::parse_str(&wat).expect("the text encodes");
+        assert!(theirs(&bytes).is_err(), "{wat}");
+        assert_eq!(
+            Module::new(&bytes, &Limits::default()).map(|_| ()).unwrap_err().to_string(),
+            "atomic alignment must be natural (at offset 0x20)"
+        );
+    }
 }
 
 #[test]

@@ -14,22 +14,24 @@ use core::fmt;
 use crate::wasm::error::Invalid;
 
 macro_rules! proposals {
-    ($($(#[doc = $doc:literal])* $variant:ident = $name:literal;)*) => {
+    ($($(#[doc = $doc:literal])* $(#[cfg($cfg:meta)])? $variant:ident = $name:literal;)*) => {
         /// A WebAssembly proposal after 2.0 whose constructs the decoder recognizes and refuses
         /// by name ([`Invalid::Proposal`]). Each variant's documentation links its
         /// specification: the proposal's repository, with its overview in `proposals/`.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum Proposal {
-            $($(#[doc = $doc])* $variant,)*
+            $($(#[doc = $doc])* $(#[cfg($cfg)])? $variant,)*
         }
 
         impl Proposal {
             /// Every proposal, in table order.
-            pub const ALL: &'static [Proposal] = &[$(Proposal::$variant,)*];
+            pub const ALL: &'static [Proposal] = &[$($(#[cfg($cfg)])? Proposal::$variant,)*];
 
-            /// The proposal's name as messages print it (`threads`, `memory64`).
+            /// The proposal's name as messages print it (`memory64`, `tail calls`).
             pub fn name(self) -> &'static str {
-                [$($name,)*][self as usize]
+                match self {
+                    $($(#[cfg($cfg)])? Proposal::$variant => $name,)*
+                }
             }
         }
     };
@@ -37,7 +39,9 @@ macro_rules! proposals {
 
 proposals! {
     /// Shared memories and atomic memory instructions:
-    /// <https://github.com/WebAssembly/threads>.
+    /// <https://github.com/WebAssembly/threads>. Refused by name only in a build without the
+    /// feature `threads` (the Content components); with it, the interpreter runs them.
+    #[cfg(not(feature = "threads"))]
     Threads = "threads";
     /// Tags, `throw`, `try_table`, `exnref` and the legacy `try`, `catch` and `delegate`:
     /// <https://github.com/WebAssembly/exception-handling>.
@@ -113,18 +117,21 @@ pub(crate) const fn prefixed(prefix: u8, sub: u32) -> u32 {
 }
 
 macro_rules! signs {
-    ($(($site:expr, $lo:expr, $hi:expr, $proposal:ident, $what:literal),)*) => {
+    ($($(#[cfg($cfg:meta)])? ($site:expr, $lo:expr, $hi:expr, $proposal:ident, $what:literal),)*) => {
         /// The signs: where each is seen, its codes (`lo..=hi`) and its proposal.
-        pub(crate) static SIGNS: &[(Site, u32, u32, Proposal)] = &[$(($site, $lo, $hi, Proposal::$proposal),)*];
+        pub(crate) static SIGNS: &[(Site, u32, u32, Proposal)] =
+            &[$($(#[cfg($cfg)])? ($site, $lo, $hi, Proposal::$proposal),)*];
         /// What each sign is, in words (by row of [`SIGNS`]; only `Display` reads them).
-        static WHAT: &[&str] = &[$($what,)*];
+        static WHAT: &[&str] = &[$($(#[cfg($cfg)])? $what,)*];
     };
 }
 
 use Site::*;
 
 signs! {
+    #[cfg(not(feature = "threads"))]
     (MemoryFlags, 0x02, 0x02, Threads, "a shared memory"),
+    #[cfg(not(feature = "threads"))]
     (Op, prefixed(0xFE, 0), prefixed(0xFE, ANY), Threads, "an atomic instruction"),
     (Section, 13, 13, ExceptionHandling, "a tag section"),
     (External, 4, 4, ExceptionHandling, "a tag import or export"),
@@ -212,7 +219,7 @@ impl Sign {
 
 impl fmt::Display for Sign {
     /// What was seen: `a 64-bit memory`, `return_call, opcode 0x12`,
-    /// `an atomic instruction, opcode 0xfe 0x10`, `memory index 1`.
+    /// `a GC instruction, opcode 0xfb 0x0`, `memory index 1`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (what, code) = (WHAT[self.row as usize], self.code);
         match (SIGNS[self.row as usize].0, code >> 24, code & 0xFF_FFFF) {
@@ -262,9 +269,14 @@ mod tests {
     fn signs_say_what_was_seen() {
         let show = |site, code| sign(site, code).map(|s| alloc::format!("{}: {s}", s.proposal().name()));
         assert_eq!(show(Op, 0x12).as_deref(), Some("tail calls: return_call, opcode 0x12"));
+        // Threads are refused by name only without the feature.
         assert_eq!(
             show(Op, 0xFE00_0010).as_deref(),
-            Some("threads: an atomic instruction, opcode 0xfe 0x10")
+            (!cfg!(feature = "threads")).then_some("threads: an atomic instruction, opcode 0xfe 0x10")
+        );
+        assert_eq!(
+            show(MemoryFlags, 0x02).as_deref(),
+            (!cfg!(feature = "threads")).then_some("threads: a shared memory")
         );
         assert_eq!(
             show(Op, 0xFBFF_FFFF).as_deref(),
