@@ -32,6 +32,7 @@ use qip_memory::wasm::{Invalid, Limits, LoadErrorKind, Module, Proposal};
 use wasmparser::{Validator, WasmFeatures};
 
 use engine::SplitMix64 as Rng;
+use engine::uses_threads;
 
 /// A number below `n` (0 for `n` = 0).
 fn below(rng: &mut Rng, n: usize) -> usize {
@@ -197,22 +198,6 @@ fn beyond_2_0(seed: u64, c: &mut wasm_smith::Config) -> Option<(Proposal, WasmFe
     })
 }
 
-/// Whether a module uses the threads proposal: a shared memory, or an instruction with the
-/// prefix `0xFE` (an atomic).
-fn uses_threads(bytes: &[u8]) -> bool {
-    use wasmparser::{Parser, Payload, TypeRef};
-    Parser::new(0).parse_all(bytes).flatten().any(|p| match p {
-        Payload::MemorySection(r) => r.into_iter().flatten().any(|t| t.shared),
-        Payload::ImportSection(r) => {
-            r.into_imports().flatten().any(|i| matches!(i.ty, TypeRef::Memory(t) if t.shared))
-        }
-        Payload::CodeSectionEntry(body) => body.get_operators_reader().is_ok_and(|mut r| {
-            std::iter::from_fn(|| r.read_with_offset().ok()).any(|(_, at)| bytes[at as usize] == 0xFE)
-        }),
-        _ => false,
-    })
-}
-
 fn env(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
@@ -224,7 +209,9 @@ fn our_validator_agrees_with_wasmparser() {
     let mut valid = 0u64;
     let (mut threads, mut threads_valid, mut threads_used) = (0u64, 0u64, 0u64);
     for seed in start..start + n {
-        if let Some(m) = generate(seed, |_| {}) {
+        // The seed's configuration turns threads on for some seeds (tests/differential.rs):
+        // off here, where the 2.0 modules are meant; the threads modules come below.
+        if let Some(m) = generate(seed, |c| c.threads_enabled = false) {
             t.compare(&format!("seed {seed}"), &m);
             valid += u64::from(matches!(ours(&m), Some(Ok(()))));
             let mut rng = Rng(seed ^ 0x5EED);
