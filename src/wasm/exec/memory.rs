@@ -227,7 +227,7 @@ pub(super) fn atomic<O: Observer>(
         use crate::wasm::ir::AtomicClass as C;
         let w = u64::from(op.width);
         let ea = addr as u64 + offset as u64;
-        if ea % w != 0 {
+        if !ea.is_multiple_of(w) {
             return Err(TrapKind::UnalignedAtomic);
         }
         if op.class == C::Wait && !mem.ty.shared {
