@@ -551,3 +551,31 @@ fn components_refuse_the_proposals_they_leave_out() {
         }
     }
 }
+
+/// The components are built without the feature `threads` (docs/components.md, "Sizes"): a
+/// target with a shared memory is refused as outside what they run (mode 1) at its memory's
+/// limits flags, the byte after the memory section's count; the CLI, built with threads, runs
+/// it (the CSV counted by hand in tests/page_writes.rs).
+#[test]
+fn threads_are_refused_by_the_component_and_run_by_the_cli() {
+    let module = wat::parse_str(common::ATOMICS_TARGET).unwrap();
+    let memory = wasmparser::Parser::new(0)
+        .parse_all(&module)
+        .find_map(|p| match p.unwrap() {
+            wasmparser::Payload::MemorySection(r) => Some(r.range().start),
+            _ => None,
+        })
+        .expect("a memory section");
+    let req = body(ZERO_UUID, &[("component", Some(CLI_FILENAME), &module), ("input", None, b"ab")]);
+    let part = req.windows(4).position(|w| w == b"\0asm").unwrap();
+    let flags = (part as u64 + memory as u64 + 1) as u32;
+    assert_eq!(component_run(&req, BIG_BUDGET), Rendered::Rejected { offset: flags, mode: 1 });
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("atomics.wasm");
+    std::fs::write(&path, &module).unwrap();
+    let o = qip_memory(&["page-writes", path.to_str().unwrap(), "--input", "ab"]);
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        "page,region,initialized_bytes,reads,bytes_read,writes,bytes_written,distinct_bytes_written,rewrite_ratio\n\
+         1,input+output,2,5,20,4,16,4,4.00\n"
+    );
+}

@@ -779,3 +779,117 @@ fn only_2_0_refuses_tail_calls_and_extended_constants_by_name() {
     let (offset, name, _) = refusal("(module (global i32 (i32.const 1)) (global i32 (global.get 0)))");
     assert_eq!((offset, name), (0x12, Some("extended constant expressions")));
 }
+
+// ------------------------------------------------------------------ threads (docs/counting.md)
+
+/// Every class of atomic counted as docs/counting.md "Threads" says, by hand: a load one read,
+/// a store one write, a read-modify-write and a compare-exchange (its compare failing too) one
+/// read and one write of their width, a wait one read of 4 or 8 bytes, a notify and a fence
+/// nothing but themselves. The observer sees each access with its width, effective address and
+/// exact count, a read-modify-write as a load and a store at the same count.
+#[test]
+#[cfg(not(feature = "only-2-0"))]
+fn atomics_count_as_their_accesses() {
+    let wat = r#"(module (memory 1 1 shared)
+      (func (export "run") (result i32)
+        (i32.atomic.store (i32.const 8) (i32.const 5))                   ;; 1-3: write 8+4; mem[8] = 5
+        (drop (i64.atomic.rmw16.add_u (i32.const 8) (i64.const 2)))      ;; 4-7: op at 6, 5 + 2 = 7
+        (drop (i32.atomic.rmw8.cmpxchg_u (i32.const 8) (i32.const 7) (i32.const 9)))  ;; 8-12: op 11, 7 = 7: 9
+        (drop (i32.atomic.rmw8.cmpxchg_u (i32.const 8) (i32.const 7) (i32.const 1)))  ;; 13-17: op 16, 9 ≠ 7
+        (drop (memory.atomic.wait32 (i32.const 8) (i32.const 0) (i64.const 0)))      ;; 18-22: op 21, 9 ≠ 0: 1
+        (drop (memory.atomic.wait64 (i32.const 8) (i64.const 9) (i64.const 0)))      ;; 23-27: op 26, equal: 2
+        (drop (memory.atomic.notify (i32.const 8) (i32.const 1)))                    ;; 28-31: no access
+        atomic.fence                                                                 ;; 32
+        (i32.atomic.load8_u (i32.const 8))                                           ;; 33-34: read 8+1
+      ))                                                                             ;; 35"#;
+    let (mut store, inst, _) = instance(wat);
+    let f = store.get_func(inst, "run").unwrap();
+    let mut rec = Recorder::default();
+    assert_eq!(store.call_observed(f, &[], &mut rec).unwrap(), vec![Value::I32(9)]);
+    // Reads: the add, both compare-exchanges, both waits, the load = 6. Writes: the store, the
+    // add, both compare-exchanges = 4.
+    assert_eq!(*store.counters(), counters(35, 0, 0, 1, 0, 0, 6, 4));
+    assert_eq!(
+        rec.events,
+        [
+            "store 8+4 @3",
+            "load 8+2 @6",
+            "store 8+2 @6",
+            "load 8+1 @11",
+            "store 8+1 @11",
+            "load 8+1 @16",
+            "store 8+1 @16",
+            "load 8+4 @21",
+            "load 8+8 @26",
+            "load 8+1 @34",
+        ]
+    );
+    // The plain run counts the same.
+    let (r, c) = run(wat, "run", &[]);
+    assert_eq!((r.unwrap(), c), (vec![Value::I32(9)], counters(35, 0, 0, 1, 0, 0, 6, 4)));
+}
+
+/// What each wait and notify returns on one thread, and the traps of the atomics in the
+/// threads specification's order (alignment, a wait's shared memory, then bounds), each
+/// counting its instruction and no access; the deadlocked wait has read and compared its
+/// value, and counts that read.
+#[test]
+#[cfg(not(feature = "only-2-0"))]
+fn atomic_results_and_traps_on_one_thread() {
+    let wat = r#"(module (memory 1 1 shared)
+      (func (export "load") (param i32) (result i64)
+        (i64.atomic.load (local.get 0)))                                      ;; 1-2, end 3
+      (func (export "wait") (param i32 i32 i64) (result i32)
+        (memory.atomic.wait32 (local.get 0) (local.get 1) (local.get 2)))     ;; 1-4, end 5
+      (func (export "notify") (param i32 i32) (result i32)
+        (memory.atomic.notify (local.get 0) (local.get 1))))                  ;; 1-3, end 4"#;
+    let (i, l) = (Value::I32, Value::I64);
+    let trap = |r: Result<Vec<Value>, ExecError>| match r {
+        Err(ExecError::Trap(t)) => t.kind,
+        other => panic!("expected a trap, got {other:?}"),
+    };
+    // Aligned and inside: the bytes.
+    let (r, c) = run(wat, "load", &[i(8)]);
+    assert_eq!((r.unwrap(), c), (vec![l(0)], counters(3, 0, 0, 1, 0, 0, 1, 0)));
+    // 4 is not a multiple of 8; 65,536 is, but the 8 bytes from it are past the page; 65,532
+    // is both, and alignment comes first.
+    for (addr, kind) in [
+        (4, TrapKind::UnalignedAtomic),
+        (65_536, TrapKind::MemoryOutOfBounds),
+        (65_532, TrapKind::UnalignedAtomic),
+    ] {
+        let (r, c) = run(wat, "load", &[i(addr)]);
+        assert_eq!((trap(r), c), (kind, counters(2, 0, 0, 0, 0, 0, 0, 0)), "load at {addr}");
+    }
+    // The value at 0 is 0: expecting 1 is "not-equal" (1); expecting 0 with a timeout of 0 ns
+    // or a day is "timed-out" (2) at once, with none it is a deadlock, trapped after the read.
+    for (expected, timeout, result) in [(1, -1, 1), (0, 0, 2), (0, 86_400_000_000_000, 2)] {
+        let (r, c) = run(wat, "wait", &[i(0), i(expected), l(timeout)]);
+        assert_eq!((r.unwrap(), c), (vec![i(result)], counters(5, 0, 0, 1, 0, 0, 1, 0)));
+    }
+    let (r, c) = run(wat, "wait", &[i(0), i(0), l(-1)]);
+    assert_eq!((trap(r), c), (TrapKind::Deadlock, counters(4, 0, 0, 0, 0, 0, 1, 0)));
+    for (addr, kind) in [(2, TrapKind::UnalignedAtomic), (65_536, TrapKind::MemoryOutOfBounds)] {
+        let (r, c) = run(wat, "wait", &[i(addr), i(0), l(-1)]);
+        assert_eq!((trap(r), c), (kind, counters(4, 0, 0, 0, 0, 0, 0, 0)), "wait at {addr}");
+    }
+    // No waiter can exist: a notify wakes 0, reads nothing; it checks alignment and bounds.
+    let (r, c) = run(wat, "notify", &[i(65_532), i(-1)]);
+    assert_eq!((r.unwrap(), c), (vec![i(0)], counters(4, 0, 0, 1, 0, 0, 0, 0)));
+    for (addr, kind) in [(2, TrapKind::UnalignedAtomic), (65_536, TrapKind::MemoryOutOfBounds)] {
+        let (r, c) = run(wat, "notify", &[i(addr), i(1)]);
+        assert_eq!((trap(r), c), (kind, counters(3, 0, 0, 0, 0, 0, 0, 0)), "notify at {addr}");
+    }
+    // A wait on a memory that is not shared traps before its bounds are looked at; the other
+    // atomics run on it.
+    let unshared = wat.replace("(memory 1 1 shared)", "(memory 1 1)");
+    let (r, c) = run(&unshared, "wait", &[i(65_536), i(0), l(0)]);
+    assert_eq!((trap(r), c), (TrapKind::ExpectedSharedMemory, counters(4, 0, 0, 0, 0, 0, 0, 0)));
+    let (r, c) = run(&unshared, "notify", &[i(0), i(1)]);
+    assert_eq!((r.unwrap(), c), (vec![i(0)], counters(4, 0, 0, 1, 0, 0, 0, 0)));
+    assert_eq!(TrapKind::UnalignedAtomic.message(), "unaligned atomic");
+    assert_eq!(
+        TrapKind::Deadlock.message(),
+        "deadlock: memory.atomic.wait without a timeout on the only thread can never be woken"
+    );
+}

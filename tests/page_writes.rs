@@ -4,7 +4,7 @@
 
 mod common;
 use common::instruction_offsets;
-use common::request;
+use common::{ATOMICS_TARGET, request};
 use qip_memory::content::form::DEFAULT_CONTENT_TYPE;
 use qip_memory::tools::Rejection;
 use qip_memory::tools::page_writes::page_writes;
@@ -195,4 +195,19 @@ fn detail_encoding() {
     let r = Rejection::new(123, 4, String::new());
     assert_eq!(r.detail(), 1234);
     assert_eq!(r.render_result(), 0x8000_0000_0000_04d2);
+}
+
+/// The page table of [`ATOMICS_TARGET`], by hand: page 1 holds the 2 input bytes, 5 reads of 4
+/// bytes (the add, both compare-exchanges, the load, the wait) and 4 writes of 4 bytes (the
+/// store, the add, both compare-exchanges, the failed one included) to the same 4 bytes:
+/// 16 bytes written, 4 distinct, ratio 4.00.
+#[test]
+fn atomics_are_reads_and_writes_of_their_width() {
+    let module = wat::parse_str(ATOMICS_TARGET).unwrap();
+    let req = request(&module, Some(b"ab"), &[]);
+    assert_eq!(
+        run(&req, 1_000).unwrap(),
+        "page,region,initialized_bytes,reads,bytes_read,writes,bytes_written,distinct_bytes_written,rewrite_ratio\n\
+         1,input+output,2,5,20,4,16,4,4.00"
+    );
 }

@@ -12,7 +12,7 @@ mod common;
 use std::process::Command;
 
 use common::report::{data_of, u};
-use common::request;
+use common::{ATOMICS_TARGET, request};
 use qip_memory::content::form::DEFAULT_CONTENT_TYPE;
 use qip_memory::tools::page_writes::page_writes;
 use qip_memory::tools::report::{Options, report};
@@ -411,4 +411,34 @@ fn cli_report_writes_the_same_html() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8(o.stderr).unwrap().ends_with(", mode 5)\n"));
     assert!(!std::path::Path::new(&out2).exists());
+}
+
+/// The report of [`ATOMICS_TARGET`] (tests/common), by hand as in tests/thermal.rs: render's
+/// 32 instructions are its own; its writes are the store and the three read-modify-writes of
+/// 4 bytes each (the failed compare-exchange included), 16 bytes; byte 65,600 has the work of
+/// all four (3 + 3 + 5 + 5 = 16) and 9 accesses.
+#[test]
+fn atomics_in_the_report() {
+    let module = wat::parse_str(ATOMICS_TARGET).unwrap();
+    let r = report(&request(&module, Some(b"ab"), &[]), SLOT, opts(1000)).unwrap();
+    let d = r.data();
+    assert_eq!(
+        (
+            u(&d["counters"]["instructions"]),
+            u(&d["counters"]["memory_reads"]),
+            u(&d["counters"]["memory_writes"])
+        ),
+        (32, 5, 4)
+    );
+    let rows: Vec<(String, u64, u64, u64, u64)> = r
+        .functions
+        .iter()
+        .map(|f| {
+            let c = &f.costs;
+            (f.name.clone(), c.self_instructions, f.self_costs.write_instructions, c.stores, c.bytes_written)
+        })
+        .collect();
+    assert_eq!(rows, [("render".to_owned(), 32, 16, 4, 16)]);
+    let h = &d["hottest"][0];
+    assert_eq!((u(&h["address"]), u(&h["instructions"]), u(&h["accesses"])), (65600, 16, 9));
 }

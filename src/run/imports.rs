@@ -1,5 +1,6 @@
 //! Providing a program's imports (docs/programs.md, "Imports"): WASI preview 1 for
-//! `wasi_snapshot_preview1`, then the user's stubs in the order given, first match wins; an
+//! `wasi_snapshot_preview1` and wasi-threads' `wasi.thread-spawn`, then the user's stubs in the
+//! order given, first match wins; an
 //! import that nothing provides is named with its type in one [`Cause::Unresolved`] failure.
 //!
 //! A stub ([`Stub`]) matches `MODULE.NAME` against a pattern where `*` stands for any run of
@@ -9,7 +10,7 @@
 //! | --- | --- | --- |
 //! | function | returns zeros (null references) of its result types | traps, naming the import |
 //! | global | zero (null) of its type | zero (null) of its type |
-//! | memory | a fresh memory of its minimum size | the same |
+//! | memory | a fresh memory of its minimum size (shared if the import is) | the same |
 //! | table | a fresh table of its minimum size, null elements | the same |
 
 use alloc::format;
@@ -72,7 +73,8 @@ fn glob(pattern: &[u8], text: &[u8]) -> bool {
 /// The import a stub trapped in, when one did: the run's failure names it.
 pub(crate) type TrappedStub = Rc<RefCell<Option<String>>>;
 
-/// The import's type as people read it: `() -> i32`, `global i32`, `memory 1..2`.
+/// The import's type as people read it: `() -> i32`, `global i32`, `memory 1..2 pages`,
+/// `memory 1..2 pages shared`.
 pub fn describe(module: &Module, ty: &ImportType) -> String {
     match ty {
         ImportType::Func(t) => match module.type_at(*t) {
@@ -80,10 +82,13 @@ pub fn describe(module: &Module, ty: &ImportType) -> String {
             None => String::from("func"),
         },
         ImportType::Global(g) => format!("global {}{}", if g.mutable { "mut " } else { "" }, g.content_type),
-        ImportType::Memory(m) => match m.maximum {
-            Some(max) => format!("memory {}..{max} pages", m.initial),
-            None => format!("memory {}.. pages", m.initial),
-        },
+        ImportType::Memory(m) => {
+            let shared = if m.shared { " shared" } else { "" };
+            match m.maximum {
+                Some(max) => format!("memory {}..{max} pages{shared}", m.initial),
+                None => format!("memory {}.. pages{shared}", m.initial),
+            }
+        }
         ImportType::Table(t) => format!("table {} {}..", t.element_type, t.initial),
     }
 }

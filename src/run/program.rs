@@ -151,10 +151,10 @@ pub(crate) fn run<O: Observer>(
     let externs = imports::resolve(&mut store, &module, &imports.stubs, &trapped, |_store, _m, _n, _ty| {
         #[cfg(feature = "wasi")]
         if let (Some(w), crate::wasm::ImportType::Func(t)) = (&wasi, _ty)
-            && _m == crate::wasi::MODULE
             && let Some(ty) = module.type_at(*t)
+            && let Some(linked) = w.link_import(_store, _m, _n, ty)
         {
-            return Ok(w.link(_store, _n, ty).ok().map(crate::wasm::Extern::Func));
+            return Ok(linked.ok().map(crate::wasm::Extern::Func));
         }
         Ok(None)
     })?;

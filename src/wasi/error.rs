@@ -68,16 +68,19 @@ impl fmt::Display for SetupError {
 impl std::error::Error for SetupError {}
 
 /// Why [`Wasi::link`](super::Wasi::link) gave no function for an import of
-/// `wasi_snapshot_preview1`.
+/// `wasi_snapshot_preview1` (or [`Wasi::link_thread_spawn`](super::Wasi::link_thread_spawn) for
+/// one of `wasi`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum LinkError {
     /// The name is not one of the 46 functions of preview 1.
     Unknown,
+    /// The name is not `thread-spawn`, the one function of wasi-threads' module `wasi`.
+    UnknownThreads,
     /// The import declares another type than the witx gives the function.
     Type {
         /// The type the witx gives it, in core WebAssembly types
-        /// ([`Wasi::signature`](super::Wasi::signature)).
+        /// ([`Wasi::signature`](super::Wasi::signature)); `(i32) -> i32` for `thread-spawn`.
         expected: FuncType,
     },
 }
@@ -86,6 +89,9 @@ impl fmt::Display for LinkError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LinkError::Unknown => write!(f, "not a function of {}", super::MODULE),
+            LinkError::UnknownThreads => {
+                write!(f, "not {}, the one function of {}", super::THREAD_SPAWN, super::THREADS_MODULE)
+            }
             LinkError::Type { expected } => {
                 write!(f, "declared with another type than the witx's {expected}")
             }

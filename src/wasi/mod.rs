@@ -54,7 +54,7 @@ pub use guest::{CHUNK, IOV_MAX, PATH_MAX};
 pub use path::MAX_SYMLINK_HOPS;
 pub use ranges::IO_RANGES_CAP;
 
-use crate::wasm::{Func, FuncType, Store, Value};
+use crate::wasm::{Func, FuncType, Store, ValType, Value};
 use fds::{Desc, DirFd, Fds};
 use guest::Guest;
 use ranges::IoRanges;
@@ -62,6 +62,22 @@ use rng::SplitMix64;
 
 /// The import module name of every preview-1 function.
 pub const MODULE: &str = "wasi_snapshot_preview1";
+
+/// The import module name of wasi-threads (<https://github.com/WebAssembly/wasi-threads>),
+/// whose one function is [`THREAD_SPAWN`].
+pub const THREADS_MODULE: &str = "wasi";
+
+/// wasi-threads' function, `wasi.thread-spawn` of type `(i32) -> i32`: it would start
+/// `wasi_thread_start(tid, arg)` in a new instance sharing the memory and return the new
+/// thread's id, or a negative error code. The interpreter runs one thread
+/// (docs/interpreter.md, "Threads"), so it spawns none: [`Wasi::link_thread_spawn`].
+pub const THREAD_SPAWN: &str = "thread-spawn";
+
+/// What `thread-spawn` returns: −6, the negative of preview 1's `errno::again` ("resource
+/// unavailable, try again"). wasi-libc's `pthread_create` turns any negative result into
+/// `EAGAIN`, which POSIX gives for "the system lacked the necessary resources to create
+/// another thread", so a program that can go on without the thread does.
+pub const THREAD_SPAWN_ERROR: i32 = -(abi::Errno::AGAIN.0 as i32);
 
 /// Where the realtime clock starts: 2024-01-01T00:00:00Z, in nanoseconds since the Unix epoch
 /// (1,704,067,200 s = 19,723 days × 86,400 s). `clock_time_get(realtime)` returns this plus
@@ -272,6 +288,44 @@ impl Wasi {
             }
             Ok(())
         }))
+    }
+
+    /// A host function for the import `wasi.thread-spawn` ([`THREAD_SPAWN`]) declared with
+    /// type `ty`, added to `store`. It spawns no thread: every call returns
+    /// [`THREAD_SPAWN_ERROR`], touching no memory (a host call, counted as its `call`).
+    ///
+    /// # Errors
+    /// [`LinkError::UnknownThreads`] for another name of the module `wasi`,
+    /// [`LinkError::Type`] when `ty` is not `(i32) -> i32`.
+    pub fn link_thread_spawn(&self, store: &mut Store, name: &str, ty: &FuncType) -> Result<Func, LinkError> {
+        if name != THREAD_SPAWN {
+            return Err(LinkError::UnknownThreads);
+        }
+        let expected = FuncType::new([ValType::I32], [ValType::I32]);
+        if *ty != expected {
+            return Err(LinkError::Type { expected });
+        }
+        Ok(store.host_func(expected, |_, _, results| {
+            results[0] = Value::I32(THREAD_SPAWN_ERROR);
+            Ok(())
+        }))
+    }
+
+    /// A host function for the import `module.name` of type `ty`: [`Wasi::link`] for
+    /// [`MODULE`], [`Wasi::link_thread_spawn`] for [`THREADS_MODULE`], `None` for any other
+    /// module (not WASI's to provide).
+    pub fn link_import(
+        &self,
+        store: &mut Store,
+        module: &str,
+        name: &str,
+        ty: &FuncType,
+    ) -> Option<Result<Func, LinkError>> {
+        match module {
+            MODULE => Some(self.link(store, name, ty)),
+            THREADS_MODULE => Some(self.link_thread_spawn(store, name, ty)),
+            _ => None,
+        }
     }
 
     /// The code given to `proc_exit`, once the guest has called it (the call ends the run

@@ -659,3 +659,59 @@ fn preopen_errors_name_the_directory() {
     };
     assert_eq!(Wasi::new(config).unwrap_err().kind, SetupErrorKind::NotADirectory);
 }
+
+/// wasi-threads' `thread-spawn` spawns nothing: a command that asks for a thread gets −6
+/// (`errno::again`, negated) and, as a program that can go on without it should, does the
+/// work itself. Run through the command runner, so the import is linked as a front end links
+/// it: `_start` calls `thread-spawn` (the answer is negative, so the else arm puts the
+/// fallback's 19 bytes in the iovec), writes them with `fd_write`, then exits with the
+/// negated answer of a second call: stdout "on the only thread\n", exit code 6, 4 calls.
+#[cfg(not(feature = "only-2-0"))]
+#[test]
+fn thread_spawn_fails_and_the_program_falls_back() {
+    use crate::run::{Command, End, Imports, Program, Run};
+    let wat = r#"(module
+      (import "wasi" "thread-spawn" (func $spawn (param i32) (result i32)))
+      (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
+      (import "wasi_snapshot_preview1" "proc_exit" (func $exit (param i32)))
+      (memory (export "memory") 1 1 shared)
+      (data (i32.const 16) "in a thread\n")
+      (data (i32.const 32) "on the only thread\n")
+      (func (export "wasi_thread_start") (param i32 i32))
+      (func (export "_start")
+        (if (i32.ge_s (call $spawn (i32.const 1234)) (i32.const 0))
+          (then (i32.store (i32.const 0) (i32.const 16)) (i32.store (i32.const 4) (i32.const 12)))
+          (else (i32.store (i32.const 0) (i32.const 32)) (i32.store (i32.const 4) (i32.const 19))))
+        (drop (call $fd_write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 8)))
+        (call $exit (i32.sub (i32.const 0) (call $spawn (i32.const 0))))))"#;
+    let wasm = wat::parse_str(wat).unwrap();
+    let stdout = Rc::new(RefCell::new(Vec::new()));
+    let config = Config { stdout: Output::Capture(stdout.clone()), ..Config::default() };
+    let imports = Imports { wasi: Some(config), stubs: Vec::new() };
+    let program = Program::Command(Command { module: &wasm, loaded: None, imports });
+    let mut run = Run { program, budget: None, limits: Limits::default() };
+    let finished = run.execute(&mut crate::wasm::NoObserver).unwrap();
+    assert_eq!(finished.end, End::Exit(6));
+    assert_eq!(stdout.borrow().as_slice(), b"on the only thread\n");
+    assert_eq!(finished.counters.calls, 4);
+    assert_eq!(THREAD_SPAWN_ERROR, -6);
+}
+
+/// `thread-spawn` links under its one name and type; other modules are not WASI's.
+#[test]
+fn thread_spawn_links_by_name_and_type() {
+    use crate::wasm::{FuncType, ValType::I32};
+    let wasi = Wasi::new(Config::default()).unwrap();
+    let mut store = Store::new(Limits::default());
+    let spawn = FuncType::new([I32], [I32]);
+    assert!(wasi.link_import(&mut store, THREADS_MODULE, THREAD_SPAWN, &spawn).unwrap().is_ok());
+    let err = wasi.link_thread_spawn(&mut store, "thread_spawn", &spawn).unwrap_err();
+    assert_eq!(
+        (err.clone(), err.to_string()),
+        (LinkError::UnknownThreads, "not thread-spawn, the one function of wasi".into())
+    );
+    let err = wasi.link_thread_spawn(&mut store, THREAD_SPAWN, &FuncType::new([I32], [])).unwrap_err();
+    assert_eq!(err, LinkError::Type { expected: spawn.clone() });
+    assert!(wasi.link_import(&mut store, "env", THREAD_SPAWN, &spawn).is_none());
+    assert_eq!(wasi.link_import(&mut store, MODULE, "nope", &spawn), Some(Err(LinkError::Unknown)));
+}

@@ -194,6 +194,11 @@ pub enum Invalid {
     MemorySize,
     /// Limits whose minimum exceeds their maximum.
     LimitsOrder,
+    /// A shared memory without a maximum (the threads proposal).
+    SharedMemoryMaximum,
+    /// An atomic instruction whose alignment is not its natural alignment (the threads
+    /// proposal: atomics take exactly their access width).
+    AtomicAlignment,
     /// A start function that takes parameters or returns results.
     StartFunction,
     /// A construct of a proposal after 2.0, the first the decoder met: which proposal and what
@@ -272,6 +277,8 @@ impl fmt::Display for Invalid {
             Invalid::MultipleMemories => f.write_str("multiple memories"),
             Invalid::MemorySize => f.write_str("memory size must be at most 65536 pages (4GiB)"),
             Invalid::LimitsOrder => f.write_str("size minimum must not be greater than maximum"),
+            Invalid::SharedMemoryMaximum => f.write_str("shared memory must have maximum"),
+            Invalid::AtomicAlignment => f.write_str("atomic alignment must be natural"),
             Invalid::StartFunction => f.write_str("start function must have type [] -> []"),
             Invalid::Proposal(s) => {
                 write!(f, "uses {} ({s}); the interpreter runs {RUNS}", s.proposal().name())
@@ -409,10 +416,21 @@ pub enum TrapKind {
     /// A host function ended the program: WASI's `proc_exit` (the exit code is the WASI
     /// host's to report). Not an error of the program, but the end of the run all the same.
     Exit,
+    /// An atomic access whose effective address is not a multiple of its width (the threads
+    /// proposal; checked before the bounds).
+    UnalignedAtomic,
+    /// `memory.atomic.wait32` or `wait64` on a memory that is not shared (the threads proposal).
+    ExpectedSharedMemory,
+    /// `memory.atomic.wait32` or `wait64` found its value and has no timeout (a negative one):
+    /// on the one thread the interpreter runs, no `memory.atomic.notify` can ever wake it, so
+    /// the run ends here instead of waiting forever.
+    Deadlock,
 }
 
 impl TrapKind {
-    /// The trap's message as the spec test suite spells it.
+    /// The trap's message as the spec test suite spells it (the threads proposal's suite for
+    /// `unaligned atomic`, its reference interpreter for `expected shared memory`); ours for
+    /// the kinds the suite has no word for (a host's exit, a deadlock).
     pub fn message(self) -> &'static str {
         match self {
             TrapKind::Unreachable => "unreachable",
@@ -428,6 +446,11 @@ impl TrapKind {
             TrapKind::StackOverflow => "call stack exhausted",
             TrapKind::Host => "host function error",
             TrapKind::Exit => "program exited",
+            TrapKind::UnalignedAtomic => "unaligned atomic",
+            TrapKind::ExpectedSharedMemory => "expected shared memory",
+            TrapKind::Deadlock => {
+                "deadlock: memory.atomic.wait without a timeout on the only thread can never be woken"
+            }
         }
     }
 }

@@ -192,7 +192,8 @@ fn table_limits(t: &TableType) -> Result<(), Invalid> {
 }
 
 /// Memory limits (spec 3.2.3): at most one memory in 2.0 (a second is multi-memory's sign),
-/// at most 65,536 pages, the minimum at most the maximum.
+/// at most 65,536 pages, the minimum at most the maximum, and a maximum for a shared memory
+/// (the threads proposal).
 fn memory_limits(t: &MemoryType, facts: &mut Facts) -> Result<(), Invalid> {
     facts.memories += 1;
     if facts.memories > 1 {
@@ -203,6 +204,9 @@ fn memory_limits(t: &MemoryType, facts: &mut Facts) -> Result<(), Invalid> {
     }
     if t.maximum.is_some_and(|m| t.initial > m) {
         return Err(Invalid::LimitsOrder);
+    }
+    if t.shared && t.maximum.is_none() {
+        return Err(Invalid::SharedMemoryMaximum);
     }
     Ok(())
 }

@@ -239,8 +239,8 @@ impl core::fmt::Debug for Store {
 impl Store {
     /// An empty store with these limits, no instruction limit and zero counters.
     pub fn new(limits: Limits) -> Store {
-        let sentinel =
-            MemoryInst { data: Vec::new(), max_pages: 0, ty: MemoryType { initial: 0, maximum: Some(0) } };
+        let empty = MemoryType { initial: 0, maximum: Some(0), shared: false };
+        let sentinel = MemoryInst { data: Vec::new(), max_pages: 0, ty: empty };
         Store {
             limits,
             funcs: Vec::new(),
@@ -339,7 +339,8 @@ impl Store {
         Table((self.tables.len() - 1) as u32)
     }
 
-    /// Adds a zeroed memory of `ty.initial` pages.
+    /// Adds a zeroed memory of `ty.initial` pages, shared if `ty.shared` (the threads
+    /// proposal: it imports only where a shared memory is imported).
     ///
     /// # Errors
     /// When the initial size exceeds the memory limit.
@@ -551,7 +552,14 @@ impl Store {
                 }
                 (ImportType::Memory(t), Extern::Memory(m)) => {
                     let have = &self.memories[m.0 as usize];
-                    if !limits_match(have.data.len() as u64 / 65536, have.ty.maximum, t.initial, t.maximum) {
+                    if have.ty.shared != t.shared
+                        || !limits_match(
+                            have.data.len() as u64 / 65536,
+                            have.ty.maximum,
+                            t.initial,
+                            t.maximum,
+                        )
+                    {
                         return Err(bad());
                     }
                     memories.push(m.0);

@@ -24,6 +24,27 @@ pub fn instruction_offsets(module: &[u8], index: usize) -> Vec<usize> {
     out
 }
 
+/// A Content target with a shared memory whose render runs one atomic of each kind
+/// (docs/counting.md, "Threads"), every access on the 4 bytes at 65,600, which are also the
+/// output; the input is at 65,536, on the same page 1. Counted by hand in tests/page_writes.rs
+/// and tests/thermal.rs.
+pub const ATOMICS_TARGET: &str = r#"(module
+  (memory (export "memory") 2 2 shared)
+  (global $sp (mut i32) (i32.const 65536))
+  (func (export "input_ptr") (result i32) i32.const 65536)
+  (func (export "input_utf8_cap") (result i32) i32.const 64)
+  (func (export "output_bytes_cap") (result i32) i32.const 64)
+  (func (export "render") (param $len i32) (result i64)
+    i32.const 65600 i32.const 7 i32.atomic.store                          ;; write 4 bytes
+    i32.const 65600 i32.const 1 i32.atomic.rmw.add drop                   ;; read 4, write 4: 8
+    i32.const 65600 i32.const 8 i32.const 9 i32.atomic.rmw.cmpxchg drop   ;; read 4, write 4: 9
+    i32.const 65600 i32.const 0 i32.const 1 i32.atomic.rmw.cmpxchg drop   ;; 9 ≠ 0: read 4, write 4
+    i32.const 65600 i32.atomic.load drop                                  ;; read 4
+    i32.const 65600 i32.const 0 i64.const 0 memory.atomic.wait32 drop     ;; read 4 (9 ≠ 0: 1)
+    i32.const 65600 i32.const 1 memory.atomic.notify drop                 ;; no access
+    atomic.fence
+    i64.const 0x0001004000000004))"#;
+
 /// A request with `component`, optional `input` and uniforms, built by the library's `-F`
 /// builder as `qip run -F` would (the tests of the tools at library level).
 pub fn request(component: &[u8], input: Option<&[u8]>, uniforms: &[(&str, &str)]) -> Vec<u8> {

@@ -80,7 +80,6 @@ pub fn smith_config(seed: u64) -> wasm_smith::Config {
     c.sign_extension_ops_enabled = true;
     c.simd_enabled = true;
     c.relaxed_simd_enabled = false;
-    c.threads_enabled = false;
     c.shared_everything_threads_enabled = false;
     c.acquire_release_atomics_enabled = false;
     c.exceptions_enabled = false;
@@ -120,17 +119,39 @@ pub fn smith_config(seed: u64) -> wasm_smith::Config {
     // of the seeds (a quarter with both): tail calls and extended constant expressions.
     c.tail_call_enabled = r.next().is_multiple_of(2);
     c.extended_const_enabled = r.next().is_multiple_of(2);
+    // Threads for 1 seed in 8: shared memories (a quarter of wasm-smith's memories then) and
+    // the atomics, which wasmi does not run; wasmtime judges the modules that use them
+    // ([`judge`]).
+    c.threads_enabled = r.next().is_multiple_of(8);
     c
 }
 
 /// The module wasm-smith builds from `data` with the configuration of `seed`
-/// ([`smith_config`]); the seed also chooses the call arguments in [`judge`].
+/// ([`smith_config`]), its waits given a timeout of 0 ([`zero_wait_timeouts`]); the seed also
+/// chooses the call arguments in [`judge`].
 pub fn build(seed: u64, data: &[u8]) -> Result<Case, String> {
     let config = smith_config(seed);
-    let canonical_nans = config.canonicalize_nans;
+    let (canonical_nans, threads) = (config.canonicalize_nans, config.threads_enabled);
     let mut u = Unstructured::new(data);
     let m = wasm_smith::Module::new(config, &mut u).map_err(|e| format!("wasm-smith: {e}"))?;
-    Ok(Case { bytes: m.to_bytes(), canonical_nans })
+    let bytes = if threads { zero_wait_timeouts(&m.to_bytes()) } else { m.to_bytes() };
+    Ok(Case { bytes, canonical_nans })
+}
+
+/// Whether a module uses the threads proposal: a shared memory, or an instruction with the
+/// prefix `0xFE` (an atomic). wasmi does not run those; wasmtime judges them.
+pub fn uses_threads(bytes: &[u8]) -> bool {
+    use wasmparser::{Parser, Payload, TypeRef};
+    Parser::new(0).parse_all(bytes).flatten().any(|p| match p {
+        Payload::MemorySection(r) => r.into_iter().flatten().any(|t| t.shared),
+        Payload::ImportSection(r) => {
+            r.into_imports().flatten().any(|i| matches!(i.ty, TypeRef::Memory(t) if t.shared))
+        }
+        Payload::CodeSectionEntry(body) => body.get_operators_reader().is_ok_and(|mut r| {
+            std::iter::from_fn(|| r.read_with_offset().ok()).any(|(_, at)| bytes[at as usize] == 0xFE)
+        }),
+        _ => false,
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -159,7 +180,31 @@ pub fn leb_u32(mut v: u32, out: &mut Vec<u8>) {
 
 /// `bytes` with `block end` (0x02 0x40 0x0b) inserted before every `select` in every body.
 pub fn defuse_selects(bytes: &[u8]) -> Vec<u8> {
-    use wasmparser::{Operator, Parser, Payload};
+    use wasmparser::Operator;
+    insert_before(
+        bytes,
+        |op| matches!(op, Operator::Select | Operator::TypedSelect { .. }),
+        &[0x02, 0x40, 0x0b],
+    )
+}
+
+/// `bytes` with `drop i64.const 0` (0x1a 0x42 0x00) inserted before every
+/// `memory.atomic.wait32` and `wait64` in every body: each wait's timeout becomes 0 ns. A wait
+/// whose value is equal then returns 2 ("timed-out") at once in every engine, where wasmtime,
+/// which runs real threads, would otherwise sleep for as long as the generated timeout says,
+/// or forever (ours traps for that deadlock: tests/golden.rs checks it by hand).
+pub fn zero_wait_timeouts(bytes: &[u8]) -> Vec<u8> {
+    use wasmparser::Operator;
+    let wait = |op: &Operator| {
+        matches!(op, Operator::MemoryAtomicWait32 { .. } | Operator::MemoryAtomicWait64 { .. })
+    };
+    insert_before(bytes, wait, &[0x1a, 0x42, 0x00])
+}
+
+/// `bytes` with `insert` before every operator `pick` chooses, in every body (the code
+/// section rebuilt with the new sizes); `bytes` unchanged when they do not parse.
+fn insert_before(bytes: &[u8], pick: impl Fn(&wasmparser::Operator) -> bool, insert: &[u8]) -> Vec<u8> {
+    use wasmparser::{Parser, Payload};
     let mut out = Vec::with_capacity(bytes.len() + 64);
     let mut section_end = 0usize; // end of the last section seen (or of the header)
     let mut code: Option<(usize, usize, Vec<Vec<u8>>)> = None; // (start, end, bodies)
@@ -183,18 +228,16 @@ pub fn defuse_selects(bytes: &[u8]) -> Vec<u8> {
                 };
                 while !reader.eof() {
                     match reader.read_with_offset() {
-                        Ok((Operator::Select | Operator::TypedSelect { .. }, at)) => {
-                            inserts.push(at as usize)
-                        }
+                        Ok((op, at)) if pick(&op) => inserts.push(at as usize),
                         Ok(_) => {}
                         Err(_) => return bytes.to_vec(),
                     }
                 }
-                let mut b = Vec::with_capacity(end - start + 3 * inserts.len());
+                let mut b = Vec::with_capacity(end - start + insert.len() * inserts.len());
                 let mut pos = start;
                 for at in inserts {
                     b.extend_from_slice(&bytes[pos..at]);
-                    b.extend_from_slice(&[0x02, 0x40, 0x0b]);
+                    b.extend_from_slice(insert);
                     pos = at;
                 }
                 b.extend_from_slice(&bytes[pos..end]);
@@ -329,6 +372,11 @@ pub struct Stats {
     pub our_instructions: AtomicU64,
     pub observed_calls: AtomicU64,
     pub arbitrations: AtomicU64,
+    /// Modules with a shared memory or an atomic, judged by wasmtime.
+    pub threads: AtomicU64,
+    /// Calls compared in those modules, and those of them that returned in both engines.
+    pub threads_calls: AtomicU64,
+    pub threads_returned: AtomicU64,
 }
 
 /// Runs `f`, adding its wall time in microseconds to `c`.
@@ -654,6 +702,7 @@ pub fn run_module(
     verbose: bool,
 ) -> Result<(), Stop> {
     let name_of_peer = peer.name();
+    let threads = uses_threads(bytes);
     // Set once the instances' histories may differ for a reason that is nobody's bug.
     let mut tainted: Option<String> = None;
     let diverged = |tainted: &Option<String>, what: String| match tainted {
@@ -827,6 +876,9 @@ pub fn run_module(
                 continue;
             }
             inc(&stats.calls_compared);
+            if threads {
+                inc(&stats.threads_calls);
+            }
             let used = after.instructions - before.instructions;
             stats.max_compared_run.fetch_max(used, Ordering::Relaxed);
             if used > budget() / 5 {
@@ -835,6 +887,9 @@ pub fn run_module(
             match (r, pr) {
                 (Ok(vals), Ok(theirs)) => {
                     inc(&stats.calls_returned);
+                    if threads {
+                        inc(&stats.threads_returned);
+                    }
                     for (i, (a, b)) in vals.iter().zip(&theirs).enumerate() {
                         if let Err(m) = compare_value(&Val::from(*a), b, canonical, &mut nan_seen, peer) {
                             return diverged(
@@ -939,8 +994,8 @@ pub fn compare_state(exports: &[ours::Export], pair: &mut Pair, peer: Engine) ->
                 if a.len() != b.len() {
                     return Err(format!("memory {:?}: size ours {} vs {name} {}", e.name, a.len(), b.len()));
                 }
-                if a != b {
-                    let i = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(0);
+                if a != &b[..] {
+                    let i = a.iter().zip(b.iter()).position(|(x, y)| x != y).unwrap_or(0);
                     return Err(format!(
                         "memory {:?}: first difference at byte {i}: ours {:02x?} vs {name} {:02x?}",
                         e.name,
@@ -992,9 +1047,15 @@ pub fn caught<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 }
 
 /// Compares the module with `peer` (wasmi by default), and with wasmtime when that comparison
-/// diverges or the peer crashes.
+/// diverges or the peer crashes. A module that uses threads ([`uses_threads`]) is compared with
+/// wasmtime directly: wasmi does not run threads.
 pub fn judge(label: &str, seed: u64, bytes: &[u8], canonical: bool, stats: &Stats, verbose: bool) -> Verdict {
-    let first = default_peer();
+    let first = if uses_threads(bytes) {
+        inc(&stats.threads);
+        Engine::Wasmtime
+    } else {
+        default_peer()
+    };
     let mut schedule = Vec::new();
     let first_run =
         caught(|| run_module(label, seed, bytes, canonical, first, None, &mut schedule, stats, verbose));

@@ -6,6 +6,7 @@
 //! peer is caught at the call ([`guarded`]) and returned as [`PeerError::Panicked`], so it
 //! ends that seed's comparison, never the run.
 
+use std::borrow::Cow;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::OnceLock;
 
@@ -95,8 +96,8 @@ pub trait PeerModule {
 pub trait PeerInstance {
     /// Calls export `name` with fuel [`PEER_FUEL`]; `results` are the function's result types.
     fn call(&mut self, name: &str, args: &[Val], results: &[ValType]) -> Result<Vec<Val>, PeerError>;
-    /// The bytes of exported memory `name`.
-    fn memory(&mut self, name: &str) -> Option<&[u8]>;
+    /// The bytes of exported memory `name` (a copy for a shared memory).
+    fn memory(&mut self, name: &str) -> Option<Cow<'_, [u8]>>;
     /// The value of exported global `name`.
     fn global(&mut self, name: &str) -> Option<Val>;
 }
@@ -283,9 +284,9 @@ mod wasmi_peer {
             })
         }
 
-        fn memory(&mut self, name: &str) -> Option<&[u8]> {
+        fn memory(&mut self, name: &str) -> Option<Cow<'_, [u8]>> {
             let m = self.instance.get_memory(&self.store, name)?;
-            Some(m.data(&self.store))
+            Some(Cow::Borrowed(m.data(&self.store)))
         }
 
         fn global(&mut self, name: &str) -> Option<Val> {
@@ -325,7 +326,10 @@ mod wasmtime_peer {
                 .wasm_function_references(false)
                 .wasm_gc(false)
                 .wasm_tail_call(true)
-                .wasm_extended_const(true);
+                .wasm_extended_const(true)
+                .wasm_threads(true)
+                // Creating a shared memory is off by default even with threads on.
+                .shared_memory(true);
             wasmtime::Engine::new(&config).expect("a valid wasmtime configuration")
         })
     }
@@ -350,6 +354,8 @@ mod wasmtime_peer {
             W::IntegerOverflow => TrapKind::IntegerOverflow,
             W::BadConversionToInteger => TrapKind::InvalidConversionToInteger,
             W::StackOverflow => TrapKind::StackOverflow,
+            W::HeapMisaligned => TrapKind::UnalignedAtomic,
+            W::AtomicWaitNonSharedMemory => TrapKind::ExpectedSharedMemory,
             _ => return PeerError::Trap { kind: None, message: trap.to_string() },
         };
         PeerError::Trap { kind: Some(kind), message: trap.to_string() }
@@ -407,9 +413,18 @@ mod wasmtime_peer {
             })
         }
 
-        fn memory(&mut self, name: &str) -> Option<&[u8]> {
-            let m = self.instance.get_memory(&mut self.store, name)?;
-            Some(m.data(&self.store))
+        fn memory(&mut self, name: &str) -> Option<Cow<'_, [u8]>> {
+            if let Some(m) = self.instance.get_memory(&mut self.store, name) {
+                return Some(Cow::Borrowed(m.data(&self.store)));
+            }
+            // A shared memory is `SharedMemory`, whose bytes are cells other threads may write.
+            let m = self.instance.get_shared_memory(&mut self.store, name)?;
+            #[allow(unsafe_code)]
+            // SAFETY: no other thread exists (the module spawns none, and this test runs the
+            // instance on this thread only), and the store is not running: nothing writes the
+            // cells while they are read.
+            let bytes = m.data().iter().map(|c| unsafe { *c.get() }).collect();
+            Some(Cow::Owned(bytes))
         }
 
         fn global(&mut self, name: &str) -> Option<Val> {

@@ -1,6 +1,8 @@
-//! Every operator of WebAssembly 2.0, defined once (spec 5.4 "Instructions" for the encodings,
-//! 3.3 "Instructions" for the types): its name, its encoding, its immediates, its text-format
-//! name and, where it has one, its fixed type `[params] -> [results]`.
+//! Every operator of WebAssembly 2.0 and of the threads proposal, defined once (spec 5.4
+//! "Instructions" for the encodings, 3.3 "Instructions" for the types; the threads proposal's
+//! `document/core/binary/instructions.rst` and `valid/instructions.rst` for the `0xFE` group):
+//! its name, its encoding, its immediates, its text-format name and, where it has one, its fixed
+//! type `[params] -> [results]`.
 //!
 //! From [`for_each_operator`] come the [`Operator`] enum, the decoding tables (opcode byte or
 //! prefixed sub-opcode to operator), each operator's immediate kind and type, and its text
@@ -11,15 +13,17 @@
 //! Variant names follow the text format in camel case (`i32.trunc_sat_f32_s` is
 //! `I32TruncSatF32S`), as in most Rust Wasm crates.
 
-use super::proposals::{self, Site};
+use super::proposals::{self, Proposal, Site};
 use super::reader::Reader;
 use super::types::{BlockType, MemArg, ValType};
 use crate::wasm::error::Invalid;
 
 /// The table. Each entry: `Name = opcode, immediate, "text name", type;` where the type is
 /// `[params -> results]`, or `special` for an operator the validator types itself (control,
-/// variables, calls, references, tables, bulk memory). Three groups: one-byte opcodes, the
-/// `0xFC` prefix and the `0xFD` (SIMD) prefix, whose sub-opcodes are LEB128 `u32`s.
+/// variables, calls, references, tables, bulk memory). Four groups: one-byte opcodes, the
+/// `0xFC` prefix, the `0xFE` prefix (the atomics of the threads proposal, refused in a build with
+/// `only-2-0`) and the `0xFD` (SIMD) prefix, whose sub-opcodes are LEB128 `u32`s. SIMD
+/// comes last (the translator tells a SIMD operator by its place).
 ///
 /// Immediates: `none`; `block` (a block type); `label`; `br_table`; `func`; `call_indirect`
 /// (type and table); `local`; `global`; `table`; `mem(A)` (a memarg whose natural alignment
@@ -28,7 +32,9 @@ use crate::wasm::error::Invalid;
 /// N); `mem_lane(A)` (a memarg, then a lane index below 16 / 2^A); `select_t` (one value
 /// type); `ref_null` (a reference type); `memory_init` (a data index, then a zero byte);
 /// `data`; `memory_copy` (two zero bytes); `table_init` (an element index, then a table);
-/// `elem`; `table_copy` (destination and source tables).
+/// `elem`; `table_copy` (destination and source tables); `atomic(C, A)` (a memarg whose
+/// alignment must be exactly 2^A bytes, the access width, for an atomic operator of class
+/// [`AtomicClass`] `C`); `fence` (`atomic.fence`'s reserved zero byte).
 macro_rules! for_each_operator {
     ($m:ident) => {
         $m! {
@@ -236,6 +242,74 @@ macro_rules! for_each_operator {
             TableGrow = 15, table, "table.grow", special;
             TableSize = 16, table, "table.size", special;
             TableFill = 17, table, "table.fill", special;
+        @0xFE
+            MemoryAtomicNotify = 0x00, atomic(Notify, 2), "memory.atomic.notify", [I32 I32 -> I32];
+            MemoryAtomicWait32 = 0x01, atomic(Wait, 2), "memory.atomic.wait32", [I32 I32 I64 -> I32];
+            MemoryAtomicWait64 = 0x02, atomic(Wait, 3), "memory.atomic.wait64", [I32 I64 I64 -> I32];
+            AtomicFence = 0x03, fence, "atomic.fence", [->];
+            I32AtomicLoad = 0x10, atomic(Load, 2), "i32.atomic.load", [I32 -> I32];
+            I64AtomicLoad = 0x11, atomic(Load, 3), "i64.atomic.load", [I32 -> I64];
+            I32AtomicLoad8U = 0x12, atomic(Load, 0), "i32.atomic.load8_u", [I32 -> I32];
+            I32AtomicLoad16U = 0x13, atomic(Load, 1), "i32.atomic.load16_u", [I32 -> I32];
+            I64AtomicLoad8U = 0x14, atomic(Load, 0), "i64.atomic.load8_u", [I32 -> I64];
+            I64AtomicLoad16U = 0x15, atomic(Load, 1), "i64.atomic.load16_u", [I32 -> I64];
+            I64AtomicLoad32U = 0x16, atomic(Load, 2), "i64.atomic.load32_u", [I32 -> I64];
+            I32AtomicStore = 0x17, atomic(Store, 2), "i32.atomic.store", [I32 I32 ->];
+            I64AtomicStore = 0x18, atomic(Store, 3), "i64.atomic.store", [I32 I64 ->];
+            I32AtomicStore8 = 0x19, atomic(Store, 0), "i32.atomic.store8", [I32 I32 ->];
+            I32AtomicStore16 = 0x1A, atomic(Store, 1), "i32.atomic.store16", [I32 I32 ->];
+            I64AtomicStore8 = 0x1B, atomic(Store, 0), "i64.atomic.store8", [I32 I64 ->];
+            I64AtomicStore16 = 0x1C, atomic(Store, 1), "i64.atomic.store16", [I32 I64 ->];
+            I64AtomicStore32 = 0x1D, atomic(Store, 2), "i64.atomic.store32", [I32 I64 ->];
+            I32AtomicRmwAdd = 0x1E, atomic(Add, 2), "i32.atomic.rmw.add", [I32 I32 -> I32];
+            I64AtomicRmwAdd = 0x1F, atomic(Add, 3), "i64.atomic.rmw.add", [I32 I64 -> I64];
+            I32AtomicRmw8AddU = 0x20, atomic(Add, 0), "i32.atomic.rmw8.add_u", [I32 I32 -> I32];
+            I32AtomicRmw16AddU = 0x21, atomic(Add, 1), "i32.atomic.rmw16.add_u", [I32 I32 -> I32];
+            I64AtomicRmw8AddU = 0x22, atomic(Add, 0), "i64.atomic.rmw8.add_u", [I32 I64 -> I64];
+            I64AtomicRmw16AddU = 0x23, atomic(Add, 1), "i64.atomic.rmw16.add_u", [I32 I64 -> I64];
+            I64AtomicRmw32AddU = 0x24, atomic(Add, 2), "i64.atomic.rmw32.add_u", [I32 I64 -> I64];
+            I32AtomicRmwSub = 0x25, atomic(Sub, 2), "i32.atomic.rmw.sub", [I32 I32 -> I32];
+            I64AtomicRmwSub = 0x26, atomic(Sub, 3), "i64.atomic.rmw.sub", [I32 I64 -> I64];
+            I32AtomicRmw8SubU = 0x27, atomic(Sub, 0), "i32.atomic.rmw8.sub_u", [I32 I32 -> I32];
+            I32AtomicRmw16SubU = 0x28, atomic(Sub, 1), "i32.atomic.rmw16.sub_u", [I32 I32 -> I32];
+            I64AtomicRmw8SubU = 0x29, atomic(Sub, 0), "i64.atomic.rmw8.sub_u", [I32 I64 -> I64];
+            I64AtomicRmw16SubU = 0x2A, atomic(Sub, 1), "i64.atomic.rmw16.sub_u", [I32 I64 -> I64];
+            I64AtomicRmw32SubU = 0x2B, atomic(Sub, 2), "i64.atomic.rmw32.sub_u", [I32 I64 -> I64];
+            I32AtomicRmwAnd = 0x2C, atomic(And, 2), "i32.atomic.rmw.and", [I32 I32 -> I32];
+            I64AtomicRmwAnd = 0x2D, atomic(And, 3), "i64.atomic.rmw.and", [I32 I64 -> I64];
+            I32AtomicRmw8AndU = 0x2E, atomic(And, 0), "i32.atomic.rmw8.and_u", [I32 I32 -> I32];
+            I32AtomicRmw16AndU = 0x2F, atomic(And, 1), "i32.atomic.rmw16.and_u", [I32 I32 -> I32];
+            I64AtomicRmw8AndU = 0x30, atomic(And, 0), "i64.atomic.rmw8.and_u", [I32 I64 -> I64];
+            I64AtomicRmw16AndU = 0x31, atomic(And, 1), "i64.atomic.rmw16.and_u", [I32 I64 -> I64];
+            I64AtomicRmw32AndU = 0x32, atomic(And, 2), "i64.atomic.rmw32.and_u", [I32 I64 -> I64];
+            I32AtomicRmwOr = 0x33, atomic(Or, 2), "i32.atomic.rmw.or", [I32 I32 -> I32];
+            I64AtomicRmwOr = 0x34, atomic(Or, 3), "i64.atomic.rmw.or", [I32 I64 -> I64];
+            I32AtomicRmw8OrU = 0x35, atomic(Or, 0), "i32.atomic.rmw8.or_u", [I32 I32 -> I32];
+            I32AtomicRmw16OrU = 0x36, atomic(Or, 1), "i32.atomic.rmw16.or_u", [I32 I32 -> I32];
+            I64AtomicRmw8OrU = 0x37, atomic(Or, 0), "i64.atomic.rmw8.or_u", [I32 I64 -> I64];
+            I64AtomicRmw16OrU = 0x38, atomic(Or, 1), "i64.atomic.rmw16.or_u", [I32 I64 -> I64];
+            I64AtomicRmw32OrU = 0x39, atomic(Or, 2), "i64.atomic.rmw32.or_u", [I32 I64 -> I64];
+            I32AtomicRmwXor = 0x3A, atomic(Xor, 2), "i32.atomic.rmw.xor", [I32 I32 -> I32];
+            I64AtomicRmwXor = 0x3B, atomic(Xor, 3), "i64.atomic.rmw.xor", [I32 I64 -> I64];
+            I32AtomicRmw8XorU = 0x3C, atomic(Xor, 0), "i32.atomic.rmw8.xor_u", [I32 I32 -> I32];
+            I32AtomicRmw16XorU = 0x3D, atomic(Xor, 1), "i32.atomic.rmw16.xor_u", [I32 I32 -> I32];
+            I64AtomicRmw8XorU = 0x3E, atomic(Xor, 0), "i64.atomic.rmw8.xor_u", [I32 I64 -> I64];
+            I64AtomicRmw16XorU = 0x3F, atomic(Xor, 1), "i64.atomic.rmw16.xor_u", [I32 I64 -> I64];
+            I64AtomicRmw32XorU = 0x40, atomic(Xor, 2), "i64.atomic.rmw32.xor_u", [I32 I64 -> I64];
+            I32AtomicRmwXchg = 0x41, atomic(Xchg, 2), "i32.atomic.rmw.xchg", [I32 I32 -> I32];
+            I64AtomicRmwXchg = 0x42, atomic(Xchg, 3), "i64.atomic.rmw.xchg", [I32 I64 -> I64];
+            I32AtomicRmw8XchgU = 0x43, atomic(Xchg, 0), "i32.atomic.rmw8.xchg_u", [I32 I32 -> I32];
+            I32AtomicRmw16XchgU = 0x44, atomic(Xchg, 1), "i32.atomic.rmw16.xchg_u", [I32 I32 -> I32];
+            I64AtomicRmw8XchgU = 0x45, atomic(Xchg, 0), "i64.atomic.rmw8.xchg_u", [I32 I64 -> I64];
+            I64AtomicRmw16XchgU = 0x46, atomic(Xchg, 1), "i64.atomic.rmw16.xchg_u", [I32 I64 -> I64];
+            I64AtomicRmw32XchgU = 0x47, atomic(Xchg, 2), "i64.atomic.rmw32.xchg_u", [I32 I64 -> I64];
+            I32AtomicRmwCmpxchg = 0x48, atomic(Cmpxchg, 2), "i32.atomic.rmw.cmpxchg", [I32 I32 I32 -> I32];
+            I64AtomicRmwCmpxchg = 0x49, atomic(Cmpxchg, 3), "i64.atomic.rmw.cmpxchg", [I32 I64 I64 -> I64];
+            I32AtomicRmw8CmpxchgU = 0x4A, atomic(Cmpxchg, 0), "i32.atomic.rmw8.cmpxchg_u", [I32 I32 I32 -> I32];
+            I32AtomicRmw16CmpxchgU = 0x4B, atomic(Cmpxchg, 1), "i32.atomic.rmw16.cmpxchg_u", [I32 I32 I32 -> I32];
+            I64AtomicRmw8CmpxchgU = 0x4C, atomic(Cmpxchg, 0), "i64.atomic.rmw8.cmpxchg_u", [I32 I64 I64 -> I64];
+            I64AtomicRmw16CmpxchgU = 0x4D, atomic(Cmpxchg, 1), "i64.atomic.rmw16.cmpxchg_u", [I32 I64 I64 -> I64];
+            I64AtomicRmw32CmpxchgU = 0x4E, atomic(Cmpxchg, 2), "i64.atomic.rmw32.cmpxchg_u", [I32 I64 I64 -> I64];
         @0xFD
             V128Load = 0, mem(4), "v128.load", [I32 -> V128];
             V128Load8x8S = 1, mem(3), "v128.load8x8_s", [I32 -> V128];
@@ -510,6 +584,43 @@ pub(crate) enum ImmKind {
     TableInit,
     Elem,
     TableCopy,
+    /// The memarg of an atomic operator: its class and its alignment, which must be exactly
+    /// the access width, as a power of two (1 to 8 bytes).
+    Atomic(AtomicClass, u8),
+    /// `atomic.fence`'s reserved zero byte.
+    Fence,
+}
+
+/// What an atomic operator of the threads proposal does with the `2^A` bytes its memarg names
+/// (the proposal's overview, "Atomic Memory Accesses" and "Wait and Notify operators"). The
+/// width, not the value type, decides the rest: an `i64` operation on 4 bytes works on the
+/// low 32 bits of its operands and zero-extends what it returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AtomicClass {
+    /// `t.atomic.load`: the bytes, zero-extended.
+    Load,
+    /// `t.atomic.store`: the operand's low bytes.
+    Store,
+    /// `t.atomic.rmw.add`: old + operand (wrapping); returns the old value, as every
+    /// read-modify-write does.
+    Add,
+    /// `t.atomic.rmw.sub`: old − operand (wrapping).
+    Sub,
+    /// `t.atomic.rmw.and`.
+    And,
+    /// `t.atomic.rmw.or`.
+    Or,
+    /// `t.atomic.rmw.xor`.
+    Xor,
+    /// `t.atomic.rmw.xchg`: the operand replaces the old value.
+    Xchg,
+    /// `t.atomic.rmw.cmpxchg`: the replacement is written when the old value equals the
+    /// expected one (both cut to the width); the old value is returned either way.
+    Cmpxchg,
+    /// `memory.atomic.wait32`, `wait64`: compares, then waits or not.
+    Wait,
+    /// `memory.atomic.notify`: wakes waiters (there are none), returns how many.
+    Notify,
 }
 
 /// An operator's fixed type, packed in 16 bits: four 4-bit fields, the three parameters and
@@ -648,6 +759,12 @@ macro_rules! imm_kind {
     (table_copy) => {
         ImmKind::TableCopy
     };
+    (atomic($c:ident, $a:literal)) => {
+        ImmKind::Atomic(AtomicClass::$c, $a)
+    };
+    (fence) => {
+        ImmKind::Fence
+    };
 }
 
 macro_rules! sig {
@@ -657,31 +774,35 @@ macro_rules! sig {
 
 macro_rules! define_operators {
     (
-        $( $p:ident = $pc:literal, $pimm:ident $(($parg:literal))?, $ptext:literal, $psig:tt; )*
+        $( $p:ident = $pc:literal, $pimm:ident $(($($parg:tt)*))?, $ptext:literal, $psig:tt; )*
         @0xFC
-        $( $c:ident = $cc:literal, $cimm:ident $(($carg:literal))?, $ctext:literal, $csig:tt; )*
+        $( $c:ident = $cc:literal, $cimm:ident $(($($carg:tt)*))?, $ctext:literal, $csig:tt; )*
+        @0xFE
+        $( $e:ident = $ec:literal, $eimm:ident $(($($earg:tt)*))?, $etext:literal, $esig:tt; )*
         @0xFD
-        $( $d:ident = $dc:literal, $dimm:ident $(($darg:literal))?, $dtext:literal, $dsig:tt; )*
+        $( $d:ident = $dc:literal, $dimm:ident $(($($darg:tt)*))?, $dtext:literal, $dsig:tt; )*
     ) => {
-        /// A WebAssembly 2.0 operator, without its immediates. Generated from the operator
-        /// table of `src/wasm/binary/operators.rs`.
+        /// An operator of WebAssembly 2.0 or of the threads proposal, without its immediates.
+        /// Generated from the operator table of `src/wasm/binary/operators.rs`.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         #[repr(u16)]
         #[allow(missing_docs)]
         pub enum Operator {
             $($p,)*
             $($c,)*
+            $($e,)*
             $($d,)*
         }
 
         /// Text names, by [`Operator`] discriminant.
-        static NAMES: &[&str] = &[$($ptext,)* $($ctext,)* $($dtext,)*];
+        static NAMES: &[&str] = &[$($ptext,)* $($ctext,)* $($etext,)* $($dtext,)*];
 
         /// Immediates and types, by [`Operator`] discriminant.
         static INFO: &[Info] = &[
-            $(Info { imm: imm_kind!($pimm $(($parg))?), sig: sig!($psig) },)*
-            $(Info { imm: imm_kind!($cimm $(($carg))?), sig: sig!($csig) },)*
-            $(Info { imm: imm_kind!($dimm $(($darg))?), sig: sig!($dsig) },)*
+            $(Info { imm: imm_kind!($pimm $(($($parg)*))?), sig: sig!($psig) },)*
+            $(Info { imm: imm_kind!($cimm $(($($carg)*))?), sig: sig!($csig) },)*
+            $(Info { imm: imm_kind!($eimm $(($($earg)*))?), sig: sig!($esig) },)*
+            $(Info { imm: imm_kind!($dimm $(($($darg)*))?), sig: sig!($dsig) },)*
         ];
 
         /// One-byte opcodes.
@@ -698,6 +819,13 @@ macro_rules! define_operators {
             t
         };
 
+        /// `0xFE` sub-opcodes (the atomics of the threads proposal).
+        static PREFIX_FE: [Option<Operator>; 0x4F] = {
+            let mut t = [None; 0x4F];
+            $(t[$ec] = Some(Operator::$e);)*
+            t
+        };
+
         /// `0xFD` sub-opcodes (SIMD).
         static PREFIX_FD: [Option<Operator>; 256] = {
             let mut t = [None; 256];
@@ -707,7 +835,8 @@ macro_rules! define_operators {
 
         impl Operator {
             /// Every operator, in table order: `ALL[op as usize] == op`.
-            pub(crate) const ALL: &'static [Operator] = &[$(Operator::$p,)* $(Operator::$c,)* $(Operator::$d,)*];
+            pub(crate) const ALL: &'static [Operator] =
+                &[$(Operator::$p,)* $(Operator::$c,)* $(Operator::$e,)* $(Operator::$d,)*];
 
             /// The number of operators.
             pub(crate) const COUNT: usize = Operator::ALL.len();
@@ -717,6 +846,7 @@ macro_rules! define_operators {
                 match self {
                     $(Operator::$p => ($pc, None),)*
                     $(Operator::$c => (0xFC, Some($cc)),)*
+                    $(Operator::$e => (0xFE, Some($ec)),)*
                     $(Operator::$d => (0xFD, Some($dc)),)*
                 }
             }
@@ -864,8 +994,12 @@ impl<'a> Reader<'a> {
                     let table: &[Option<Operator>] = if b == 0xFC { &PREFIX_FC } else { &PREFIX_FD };
                     table.get(sub as usize).copied().flatten().ok_or_else(|| illegal(b, sub))
                 }
-                // The prefixes of GC and of threads: the prefix is the sign, the sub-opcode
-                // (if it decodes) what the message shows.
+                0xFE if Proposal::Threads.runs() => {
+                    let sub = r.u32()?;
+                    PREFIX_FE.get(sub as usize).copied().flatten().ok_or_else(|| illegal(b, sub))
+                }
+                // The prefix of GC, and of threads without the feature: the prefix is the
+                // sign, the sub-opcode (if it decodes) what the message shows.
                 0xFB | 0xFE => Err(illegal(b, r.u32().unwrap_or(u32::MAX))),
                 _ => PLAIN[b as usize].ok_or_else(|| illegal(b, u32::MAX)),
             }
@@ -894,7 +1028,7 @@ impl<'a> Reader<'a> {
                 let reader = start.clone().sub(used)?;
                 Imm::BrTable(BrTable { len, reader })
             }
-            ImmKind::Mem(_) => Imm::MemArg(self.memarg()?),
+            ImmKind::Mem(_) | ImmKind::Atomic(..) => Imm::MemArg(self.memarg()?),
             ImmKind::MemLane(_) => {
                 let m = self.memarg()?;
                 Imm::MemLane(m, self.u8()?)
@@ -906,6 +1040,11 @@ impl<'a> Reader<'a> {
             ImmKind::MemoryCopy => {
                 self.zero()?;
                 self.zero()?;
+                Imm::None
+            }
+            // Its byte is reserved for orderings, not a memory index: no multi-memory sign.
+            ImmKind::Fence => {
+                self.byte_as(Invalid::ZeroByte, |b| (b == 0).then_some(()))?;
                 Imm::None
             }
             ImmKind::MemoryInit => {
@@ -956,16 +1095,31 @@ mod tests {
             let found = match sub {
                 None => PLAIN[byte as usize],
                 Some(s) if byte == 0xFC => PREFIX_FC[s as usize],
+                Some(s) if byte == 0xFE => PREFIX_FE[s as usize],
                 Some(s) => PREFIX_FD[s as usize],
             };
             assert_eq!(found, Some(op), "{}", op.name());
         }
         // 185 one-byte operators: 172 of the MVP, then typed `select`, `table.get`/`set`, five
         // sign extensions, three reference instructions and the two tail calls; 18 after 0xFC;
-        // 236 SIMD operators.
+        // 236 SIMD operators; 67 atomics after 0xFE: notify, two waits, the fence, 7 loads, 7
+        // stores, and 7 widths of each of the six read-modify-writes and of the compare-exchange.
         assert_eq!(PLAIN.iter().flatten().count(), 185);
         assert_eq!(PREFIX_FC.iter().flatten().count(), 18);
         assert_eq!(PREFIX_FD.iter().flatten().count(), 236);
+        assert_eq!(PREFIX_FE.iter().flatten().count(), 67);
+        // The alignment of each atomic is the width its name says: an explicit `8` to `64`,
+        // else its type's (`memory.atomic.notify` reads an `i32`).
+        for &op in Operator::ALL {
+            if let ImmKind::Atomic(_, a) = op.info().imm {
+                let name = op.name();
+                let explicit = ["8", "16", "32", "64"].iter().position(|w| {
+                    ["load", "store", "rmw", "wait"].iter().any(|k| name.contains(&alloc::format!("{k}{w}")))
+                });
+                let natural = explicit.unwrap_or(if name.starts_with("i64") { 3 } else { 2 });
+                assert_eq!(a as usize, natural, "{name}");
+            }
+        }
     }
 
     #[test]

@@ -19,15 +19,17 @@ use crate::wasm::error::Invalid;
 pub const RUNS: &str = if cfg!(feature = "only-2-0") {
     "WebAssembly 2.0"
 } else {
-    "WebAssembly 2.0 with tail calls and extended constants"
+    "WebAssembly 2.0 with threads, tail calls and extended constants"
 };
 
 impl Proposal {
-    /// Whether the interpreter runs the proposal: tail calls and extended constant expressions,
-    /// unless it is built with the feature `only-2-0` (the Content components), which refuses
-    /// them by name like the rest.
+    /// Whether the interpreter runs the proposal: threads (on one thread), tail calls and
+    /// extended constant expressions, unless it is built with the feature `only-2-0` (the
+    /// Content components), which refuses them by name like the rest. The signs of a proposal
+    /// it runs are not looked up.
     pub const fn runs(self) -> bool {
-        !cfg!(feature = "only-2-0") && matches!(self, Proposal::TailCalls | Proposal::ExtendedConst)
+        !cfg!(feature = "only-2-0")
+            && matches!(self, Proposal::Threads | Proposal::TailCalls | Proposal::ExtendedConst)
     }
 }
 
@@ -55,7 +57,8 @@ macro_rules! proposals {
 
 proposals! {
     /// Shared memories and atomic memory instructions:
-    /// <https://github.com/WebAssembly/threads>.
+    /// <https://github.com/WebAssembly/threads>. Run on one thread ([`Proposal::runs`]),
+    /// unless the feature `only-2-0` leaves them out.
     Threads = "threads";
     /// Tags, `throw`, `try_table`, `exnref` and the legacy `try`, `catch` and `delegate`:
     /// <https://github.com/WebAssembly/exception-handling>.
@@ -250,7 +253,7 @@ impl fmt::Display for Sign {
 #[cold]
 #[inline(never)]
 pub(crate) fn sign(site: Site, code: u32) -> Option<Sign> {
-    let row = SIGNS.iter().position(|&(s, lo, hi, _)| s == site && (lo..=hi).contains(&code))?;
+    let row = SIGNS.iter().position(|&(s, lo, hi, p)| !p.runs() && s == site && (lo..=hi).contains(&code))?;
     Some(Sign { row: row as u8, code })
 }
 
@@ -289,13 +292,16 @@ mod tests {
     #[test]
     fn signs_say_what_was_seen() {
         let show = |site, code| sign(site, code).map(|s| alloc::format!("{}: {s}", s.proposal().name()));
-        // Tail calls are signs only where the decoder is built without them (`only-2-0`).
-        assert_eq!(show(Op, 0x12).as_deref(), Some("tail calls: return_call, opcode 0x12"));
-        assert_eq!(show(Op, 0x14).as_deref(), Some("typed function references: call_ref, opcode 0x14"));
+        // The proposals the interpreter runs are signs only where it is built without them
+        // (`only-2-0`).
+        let left_out = cfg!(feature = "only-2-0");
+        assert_eq!(show(Op, 0x12).as_deref(), left_out.then_some("tail calls: return_call, opcode 0x12"));
         assert_eq!(
             show(Op, 0xFE00_0010).as_deref(),
-            Some("threads: an atomic instruction, opcode 0xfe 0x10")
+            left_out.then_some("threads: an atomic instruction, opcode 0xfe 0x10")
         );
+        assert_eq!(show(MemoryFlags, 0x02).as_deref(), left_out.then_some("threads: a shared memory"));
+        assert_eq!(show(Op, 0x14).as_deref(), Some("typed function references: call_ref, opcode 0x14"));
         assert_eq!(
             show(Op, 0xFBFF_FFFF).as_deref(),
             Some("garbage collection: a GC instruction, opcode 0xfb")

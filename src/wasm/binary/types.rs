@@ -4,7 +4,7 @@
 use alloc::boxed::Box;
 use core::fmt;
 
-use super::proposals::{self, Site};
+use super::proposals::{self, Proposal, Site};
 use super::reader::Reader;
 use crate::wasm::error::Invalid;
 
@@ -169,13 +169,18 @@ pub struct TableType {
     pub maximum: Option<u64>,
 }
 
-/// The type of a linear memory (spec 2.3.8): its size limits in 64 KiB pages.
+/// The type of a linear memory (spec 2.3.8): its size limits in 64 KiB pages, and whether it
+/// is shared (the threads proposal: limits flags `0x02`; a shared memory must declare its
+/// maximum).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MemoryType {
     /// Initial size in pages.
     pub initial: u64,
     /// Maximum size in pages, if declared.
     pub maximum: Option<u64>,
+    /// Shared between threads (`(memory 1 2 shared)`). An import matches only a memory of the
+    /// same sharing; `memory.atomic.wait32` and `wait64` trap on a memory that is not shared.
+    pub shared: bool,
 }
 
 /// The type of a global (spec 2.3.10): its value type and mutability.
@@ -222,6 +227,10 @@ pub struct MemArg {
 
 // ---- decoding -------------------------------------------------------------------------------
 
+/// The limits flag of a shared memory (the threads proposal, its binary format: `0x02` without
+/// a maximum, which validation refuses, `0x03` with one).
+pub(crate) const SHARED: u8 = 0x02;
+
 impl<'a> Reader<'a> {
     /// A value type (spec 5.3.4).
     pub(crate) fn val_type(&mut self) -> Result<ValType, Invalid> {
@@ -238,20 +247,22 @@ impl<'a> Reader<'a> {
         .map_err(|e| self.or_sign(e, Site::Type))
     }
 
-    /// Limits (spec 5.3.7): `0x00 min` or `0x01 min max`. Later proposals give the flags more
-    /// bits (a shared memory, a 64-bit index, a custom page size): the lowest bit past "has a
-    /// maximum" names its proposal if it is a sign at `site` (a memory's or a table's limits);
-    /// otherwise the flags are malformed.
-    pub(crate) fn limits(&mut self, site: Site) -> Result<(u64, Option<u64>), Invalid> {
+    /// Limits (spec 5.3.7): the flags, `min`, and `max` when bit 0 ("has a maximum") is set;
+    /// the flags are returned. `allowed` are the bits past bit 0 that `site` takes (a memory's
+    /// shared bit [`SHARED`] where threads run). Later proposals give the flags more
+    /// bits (a 64-bit index, a custom page size): the lowest bit past those names its proposal
+    /// if it is a sign at `site` (a memory's or a table's limits); otherwise the flags are
+    /// malformed.
+    pub(crate) fn limits(&mut self, site: Site, allowed: u8) -> Result<(u8, u64, Option<u64>), Invalid> {
         let flags = self.peek()?;
-        if flags > 1 {
-            let past_max = u32::from(flags & !1);
-            return Err(proposals::or(Invalid::LimitsFlags, site, past_max & past_max.wrapping_neg()));
+        if flags & !(1 | allowed) != 0 {
+            let past = u32::from(flags & !(1 | allowed));
+            return Err(proposals::or(Invalid::LimitsFlags, site, past & past.wrapping_neg()));
         }
         self.u8()?;
         let min = self.u32()? as u64;
-        let max = if flags == 1 { Some(self.u32()? as u64) } else { None };
-        Ok((min, max))
+        let max = if flags & 1 != 0 { Some(self.u32()? as u64) } else { None };
+        Ok((flags, min, max))
     }
 
     /// An import or export kind (spec 5.5.5, 5.5.10).
@@ -286,14 +297,17 @@ impl<'a> Reader<'a> {
     /// A table type (spec 5.3.9).
     pub(crate) fn table_type(&mut self) -> Result<TableType, Invalid> {
         let element_type = self.ref_type()?;
-        let (initial, maximum) = self.limits(Site::TableFlags)?;
+        let (_, initial, maximum) = self.limits(Site::TableFlags, 0)?;
         Ok(TableType { element_type, initial, maximum })
     }
 
-    /// A memory type (spec 5.3.8).
+    /// A memory type (spec 5.3.8; the threads proposal's flags `0x02` and `0x03` for a shared
+    /// memory, where threads run: [`Proposal::runs`]). Whether a shared memory has its maximum is the
+    /// module's rule, checked where the memory is declared.
     pub(crate) fn memory_type(&mut self) -> Result<MemoryType, Invalid> {
-        let (initial, maximum) = self.limits(Site::MemoryFlags)?;
-        Ok(MemoryType { initial, maximum })
+        let allowed = if Proposal::Threads.runs() { SHARED } else { 0 };
+        let (flags, initial, maximum) = self.limits(Site::MemoryFlags, allowed)?;
+        Ok(MemoryType { initial, maximum, shared: flags & SHARED != 0 })
     }
 
     /// A global type (spec 5.3.10): value type and mutability byte.

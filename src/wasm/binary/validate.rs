@@ -244,6 +244,16 @@ impl<'m> FuncValidator<'m> {
         Ok(())
     }
 
+    /// An atomic's memarg (the threads proposal): a memory, and exactly the natural alignment.
+    fn atomic_align(&self, ins: &Instr<'_>, natural: u8) -> Result<(), Invalid> {
+        self.cx.memory()?;
+        let align = ins.memarg().align;
+        if align != natural as u32 {
+            return Err(proposals::or(Invalid::AtomicAlignment, Site::MemArg, align));
+        }
+        Ok(())
+    }
+
     // ---- the instructions ------------------------------------------------------------------
 
     /// Validates one instruction.
@@ -288,6 +298,7 @@ impl<'m> FuncValidator<'m> {
         // Immediates that every operator of their kind shares.
         match info.imm {
             ImmKind::Mem(a) | ImmKind::MemLane(a) => self.align(ins, a)?,
+            ImmKind::Atomic(_, a) => self.atomic_align(ins, a)?,
             _ => {}
         }
         match info.imm {

@@ -10,6 +10,7 @@
 
 use crate::wasm::counters::Counters;
 use crate::wasm::error::TrapKind;
+use crate::wasm::ir::AtomicOp;
 use crate::wasm::observe::Observer;
 use crate::wasm::store::MemoryInst;
 
@@ -192,6 +193,100 @@ pub(super) fn init<O: Observer>(
         data[d as usize..(d + n) as usize].copy_from_slice(&segment[s as usize..(s + n) as usize]);
     }
     Ok(())
+}
+
+/// An atomic access of the threads proposal on one thread ([`AtomicOp`]: class and width `w`),
+/// at `addr + offset`, with the operands `a` and `b` (see `Op::Atomic`). The result, if the
+/// operator has one, zero-extended from `w` bytes; `None` for a store.
+///
+/// The order of the checks is the threads specification's (`document/core/exec/
+/// instructions.rst`): the effective address must be a multiple of `w`
+/// ([`TrapKind::UnalignedAtomic`]), a wait's memory must be shared
+/// ([`TrapKind::ExpectedSharedMemory`]), then the `w` bytes must lie inside the memory
+/// ([`TrapKind::MemoryOutOfBounds`]). Counted as docs/counting.md ("Threads") says: a load one
+/// read, a store one write, a read-modify-write or compare-exchange (also one whose compare
+/// fails) one read and one write, a wait one read, a notify nothing; an access that traps on
+/// those checks counts none. On one thread no waiter exists: a notify returns 0; a wait
+/// returns 1 ("not-equal") when the value differs, else 2 ("timed-out") at once for a timeout
+/// of 0 or more nanoseconds, and with a negative (infinite) timeout it could never return:
+/// [`TrapKind::Deadlock`], after its read.
+///
+/// Out of line, one copy per observer: the loop pays one call for all the atomics. Built with
+/// `only-2-0` the decoder refuses them, so no [`AtomicOp`] reaches this.
+#[inline(never)]
+pub(super) fn atomic<O: Observer>(
+    mem: &mut MemoryInst,
+    op: AtomicOp,
+    (addr, a, b, offset): (u32, u64, u64, u32),
+    counters: &mut Counters,
+    obs: &mut O,
+    at: impl FnOnce(u64) -> u64,
+) -> Result<Option<u64>, TrapKind> {
+    #[cfg(not(feature = "only-2-0"))]
+    {
+        use crate::wasm::ir::AtomicClass as C;
+        let w = u64::from(op.width);
+        let ea = addr as u64 + offset as u64;
+        if !ea.is_multiple_of(w) {
+            return Err(TrapKind::UnalignedAtomic);
+        }
+        if op.class == C::Wait && !mem.ty.shared {
+            return Err(TrapKind::ExpectedSharedMemory);
+        }
+        let bytes = usize::try_from(ea)
+            .ok()
+            .and_then(|i| mem.data.get_mut(i..)?.get_mut(..w as usize))
+            .ok_or(TrapKind::MemoryOutOfBounds)?;
+        if op.class == C::Notify {
+            return Ok(Some(0));
+        }
+        let mask = if w == 8 { u64::MAX } else { (1u64 << (8 * w)) - 1 };
+        let mut raw = [0u8; 8];
+        raw[..w as usize].copy_from_slice(bytes);
+        let old = u64::from_le_bytes(raw);
+        let now = if O::ENABLED { at(counters.instructions) } else { 0 };
+        let new = match op.class {
+            C::Load | C::Wait => {
+                counters.memory_reads += 1;
+                if O::ENABLED {
+                    obs.load(ea, w as u32, now);
+                }
+                return match op.class {
+                    C::Load => Ok(Some(old)),
+                    _ if old != a & mask => Ok(Some(1)),
+                    _ if b as i64 >= 0 => Ok(Some(2)),
+                    _ => Err(TrapKind::Deadlock),
+                };
+            }
+            C::Store => a,
+            C::Add => old.wrapping_add(a),
+            C::Sub => old.wrapping_sub(a),
+            C::And => old & a,
+            C::Or => old | a,
+            C::Xor => old ^ a,
+            C::Xchg => a,
+            C::Cmpxchg if old == a & mask => b,
+            C::Cmpxchg => old,
+            C::Notify => unreachable!("returned above"),
+        };
+        bytes.copy_from_slice(&new.to_le_bytes()[..w as usize]);
+        if op.class != C::Store {
+            counters.memory_reads += 1;
+            if O::ENABLED {
+                obs.load(ea, w as u32, now);
+            }
+        }
+        counters.memory_writes += 1;
+        if O::ENABLED {
+            obs.store(ea, w as u32, now);
+        }
+        Ok((op.class != C::Store).then_some(old))
+    }
+    #[cfg(feature = "only-2-0")]
+    {
+        let _ = (mem, op, addr, a, b, offset, counters, obs, at);
+        unreachable!("atomics are refused when built with `only-2-0`")
+    }
 }
 
 /// `memory.size` in pages.

@@ -1016,6 +1016,12 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             let a = get!(u32, $addr);
             tri!(memory::store_narrow(&mut mem.data, a, $offset, $width as u32, x, counters, obs, at!()));
         }};
+        (Atomic { $op:ident, $dst:ident, $addr:ident, $a:ident, $b:ident, $offset:ident }) => {{
+            let args = (get!(u32, $addr), r!($a), r!($b), $offset);
+            if let Some(v) = tri!(memory::atomic(mem, $op, args, counters, obs, at!())) {
+                r!($dst) = v;
+            }
+        }};
         (MemorySize { $dst:ident }) => {{ r!($dst) = memory::size(mem) as u64 }};
         (MemoryGrow { $dst:ident, $delta:ident }) => {{ r!($dst) = memory::grow(mem, get!(u32, $delta)) as u64 }};
         (MemoryCopy { $dst:ident, $src:ident, $len:ident }) => {{

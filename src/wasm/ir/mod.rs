@@ -19,6 +19,7 @@
 
 pub(crate) mod simd;
 
+pub(crate) use super::binary::operators::AtomicClass;
 use simd::{
     SimdBinary, SimdExtract, SimdLoad, SimdReplace, SimdShift, SimdSplat, SimdTernary, SimdTest, SimdUnary,
 };
@@ -300,6 +301,23 @@ impl LoadKind {
     }
 }
 
+/// The kind of an [`Op::Atomic`]: what it does ([`AtomicClass`], the operator table's) and on
+/// how many bytes (1, 2, 4 or 8). Prints as the class and the width in bits (`Add32`,
+/// `Cmpxchg8`, `Wait64`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct AtomicOp {
+    /// What the operator does.
+    pub(crate) class: AtomicClass,
+    /// The access width in bytes.
+    pub(crate) width: u8,
+}
+
+impl core::fmt::Debug for AtomicOp {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{:?}{}", self.class, u32::from(self.width) * 8)
+    }
+}
+
 /// A target of a `br_table`, or of a `br_if` that moves values or returns, kept out of line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct BranchTarget {
@@ -476,6 +494,15 @@ macro_rules! op_table {
             LoadLane { width: u8 = imm, lane: u8 = imm, dst: Slot = dst, addr: Slot = src, offset: u32 = imm, vec: Slot = src };
             /// `v128.storeN_lane`.
             StoreLane { width: u8 = imm, lane: u8 = imm, addr: Slot = src, vec: Slot = src, offset: u32 = imm };
+            /// An atomic access of the threads proposal, run on one thread (docs/interpreter.md,
+            /// "Threads"): `op` says what and on how many bytes at `addr + offset`, which must
+            /// be a multiple of the width and inside memory. `a` is the value stored or
+            /// combined, the expected value of a compare-exchange or a wait, or a notify's
+            /// count; `b` a compare-exchange's replacement or a wait's timeout. The result, if
+            /// the operator has one, goes to `dst`; unused slots repeat `addr`. (`atomic.fence`
+            /// has no op: on one thread it orders nothing.)
+            #[cfg_attr(feature = "only-2-0", allow(dead_code))]
+            Atomic { op: AtomicOp = kind, dst: Slot = dst, addr: Slot = src, a: Slot = src, b: Slot = src, offset: u32 = imm };
             /// `memory.size`.
             MemorySize { dst: Slot = dst };
             /// `memory.grow`.

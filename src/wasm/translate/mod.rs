@@ -9,7 +9,7 @@
 
 use alloc::vec::Vec;
 
-use super::binary::operators::{Imm, Instr, Operator};
+use super::binary::operators::{AtomicClass, Imm, ImmKind, Instr, Operator};
 use super::binary::proposals::Proposal;
 use super::binary::reader::Reader;
 use super::binary::types::{BlockType, MemArg, ValType};
@@ -918,8 +918,43 @@ impl<'m> Translator<'m> {
             O::V128Store16Lane => self.store_lane(2, ins),
             O::V128Store32Lane => self.store_lane(4, ins),
             O::V128Store64Lane => self.store_lane(8, ins),
-            // Every other operator is a pure operation that `pure` translated.
-            _ => unreachable!("an operator without a translation"),
+            // On one thread a fence orders nothing: counted, nothing to do.
+            O::AtomicFence => {}
+            // Every other operator is an atomic or a pure operation that `pure` translated.
+            op => match op.info().imm {
+                ImmKind::Atomic(class, align) => self.atomic(class, align, ins.memarg()),
+                _ => unreachable!("an operator without a translation"),
+            },
+        }
+    }
+
+    /// An atomic operator of the threads proposal (refused when built with `only-2-0`):
+    /// its operands popped by its class, one [`Op::Atomic`] on `2^align` bytes.
+    fn atomic(&mut self, class: AtomicClass, align: u8, m: MemArg) {
+        #[cfg(not(feature = "only-2-0"))]
+        {
+            use AtomicClass as C;
+            // After the address: nothing (a load), the value, expected value or count, and a
+            // compare-exchange's replacement or a wait's timeout.
+            let n = match class {
+                C::Load => 0,
+                C::Cmpxchg | C::Wait => 2,
+                _ => 1,
+            };
+            let mut more = [0 as Slot; 2];
+            for i in (0..n).rev() {
+                more[i] = self.pop();
+            }
+            let addr = self.pop();
+            let (a, b) = (if n > 0 { more[0] } else { addr }, if n > 1 { more[1] } else { addr });
+            let dst = if class == C::Store { addr } else { self.push() };
+            let op = ir::AtomicOp { class, width: 1 << align };
+            self.emit(Op::Atomic { op, dst, addr, a, b, offset: m.offset });
+        }
+        #[cfg(feature = "only-2-0")]
+        {
+            let _ = (class, align, m);
+            unreachable!("atomics are refused when built with `only-2-0`")
         }
     }
 
@@ -1132,7 +1167,7 @@ impl<'m> Translator<'m> {
 mod tests {
     use super::{Operator, is_simd};
 
-    /// `is_simd` against each operator's own encoding, for all 437 of them.
+    /// `is_simd` against each operator's own encoding, for all 504 of them.
     #[test]
     fn simd_operators_come_last() {
         for &op in Operator::ALL {

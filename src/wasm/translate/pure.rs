@@ -100,7 +100,7 @@ mod tests {
                 assert!(kind.contains(&alloc::format!("{op:?}")), "{op:?} is {kind}");
             }
         }
-        // Of the 437 operators: 2 eqz, 46 pure unary (the unop list less the two eqz), 8
+        // Of the 504 operators: 2 eqz, 46 pure unary (the unop list less the two eqz), 8
         // trapping unary, 68 binary, 8 trapping binary, 224 SIMD, and the rest translated
         // one by one.
         assert_eq!(counts[1..], [2, 46, 8, 68, 8, 224]);
