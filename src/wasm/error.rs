@@ -196,11 +196,22 @@ pub enum Invalid {
     LimitsOrder,
     /// A start function that takes parameters or returns results.
     StartFunction,
+    /// A tag index past the module's tags (the exception-handling proposal).
+    UnknownTag(u32),
+    /// A tag whose type has results, or a tag attribute other than 0 (exceptions).
+    TagType,
+    /// A `try_table` catch clause whose kind byte is not 0 to 3.
+    CatchKind,
+    /// A legacy `catch`, `catch_all` or `delegate` that closes no `try`, or a `catch` after
+    /// `catch_all`.
+    CatchWithoutTry,
+    /// A legacy `rethrow` whose label is not a `catch` or `catch_all` clause.
+    RethrowLabel,
     /// A construct of a proposal after 2.0, the first the decoder met: which proposal and what
     /// was seen (the table of signs, docs/interpreter.md "Proposals after 2.0"). Malformed or
     /// invalid for 2.0 like the rest, but named, so that whoever built the module knows which
     /// feature to turn off. Displays as `uses memory64 (a 64-bit memory); the interpreter
-    /// runs WebAssembly 2.0 with tail calls and extended constants` ([`RUNS`]).
+    /// runs WebAssembly 2.0 with exceptions, tail calls and extended constants` ([`RUNS`]).
     Proposal(Sign),
 }
 
@@ -273,6 +284,11 @@ impl fmt::Display for Invalid {
             Invalid::MemorySize => f.write_str("memory size must be at most 65536 pages (4GiB)"),
             Invalid::LimitsOrder => f.write_str("size minimum must not be greater than maximum"),
             Invalid::StartFunction => f.write_str("start function must have type [] -> []"),
+            Invalid::UnknownTag(i) => write!(f, "unknown tag {i}"),
+            Invalid::TagType => f.write_str("non-empty tag result type"),
+            Invalid::CatchKind => f.write_str("malformed catch clause"),
+            Invalid::CatchWithoutTry => f.write_str("catch found outside of a `try` block"),
+            Invalid::RethrowLabel => f.write_str("invalid rethrow label"),
             Invalid::Proposal(s) => {
                 write!(f, "uses {} ({s}); the interpreter runs {RUNS}", s.proposal().name())
             }
@@ -409,6 +425,20 @@ pub enum TrapKind {
     /// A host function ended the program: WASI's `proc_exit` (the exit code is the WASI
     /// host's to report). Not an error of the program, but the end of the run all the same.
     Exit,
+    /// An exception that no handler of the run caught (the exception-handling proposal;
+    /// docs/counting.md): `tag` is its tag's index in the tag index space of the module whose
+    /// instruction threw it, or `u16::MAX` when that module cannot name it in 16 bits (an
+    /// exception of another module's tag thrown again by `throw_ref`, or a tag index past
+    /// 65,534). Sixteen bits keep [`Trap`] at 16 bytes.
+    UncaughtException {
+        /// The tag's index in the throwing module.
+        tag: u16,
+    },
+    /// `throw_ref` of a null `exnref`.
+    NullExceptionReference,
+    /// A run created more exception objects than [`Limits::max_exceptions`](super::Limits)
+    /// allows (docs/limits.md).
+    TooManyExceptions,
 }
 
 impl TrapKind {
@@ -428,13 +458,22 @@ impl TrapKind {
             TrapKind::StackOverflow => "call stack exhausted",
             TrapKind::Host => "host function error",
             TrapKind::Exit => "program exited",
+            TrapKind::UncaughtException { .. } => "uncaught exception",
+            TrapKind::NullExceptionReference => "null exception reference",
+            TrapKind::TooManyExceptions => "too many exceptions",
         }
     }
 }
 
 impl fmt::Display for TrapKind {
+    /// The message; an uncaught exception adds its tag: `uncaught exception (tag 1)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.message())
+        match *self {
+            TrapKind::UncaughtException { tag } if tag != u16::MAX => {
+                write!(f, "{} (tag {tag})", self.message())
+            }
+            _ => f.write_str(self.message()),
+        }
     }
 }
 
@@ -573,7 +612,9 @@ mod tests {
 
     /// The error types stay small: they travel in every `Result` of loading and calling, so a
     /// large variant would widen all of them (the large payloads are boxed for this). Before
-    /// the typed fields: `ExecError` 32 bytes, `LoadError` 40 (sizes on 64-bit targets).
+    /// the typed fields: `ExecError` 32 bytes, `LoadError` 40 (sizes on 64-bit targets). The
+    /// tag of an uncaught exception ([`TrapKind::UncaughtException`]) took `Trap` from 16 to
+    /// 20 bytes and `ExecError` from 16 to 24.
     #[test]
     #[cfg(target_pointer_width = "64")]
     fn error_sizes() {

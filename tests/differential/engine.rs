@@ -120,7 +120,16 @@ pub fn smith_config(seed: u64) -> wasm_smith::Config {
     // of the seeds (a quarter with both): tail calls and extended constant expressions.
     c.tail_call_enabled = r.next().is_multiple_of(2);
     c.extended_const_enabled = r.next().is_multiple_of(2);
+    // Exceptions on a quarter of the seeds: wasmi does not run them, so wasmtime is those
+    // seeds' peer ([`peer_of`]).
+    c.exceptions_enabled = r.next().is_multiple_of(4);
     c
+}
+
+/// The engine seed `seed` is compared with: wasmtime when its modules may use exceptions
+/// (wasmi does not run them), else [`default_peer`].
+pub fn peer_of(seed: u64) -> Engine {
+    if smith_config(seed).exceptions_enabled { Engine::Wasmtime } else { default_peer() }
 }
 
 /// The module wasm-smith builds from `data` with the configuration of `seed`
@@ -277,7 +286,7 @@ pub fn arg(rng: &mut SplitMix64, ty: ValType) -> Val {
             1 => u128::MAX,
             _ => (bits as u128) << 64 | rng.next() as u128,
         }),
-        ValType::FuncRef | ValType::ExternRef => {
+        ValType::FuncRef | ValType::ExternRef | ValType::ExnRef => {
             unreachable!("functions with reference parameters are not called")
         }
     }
@@ -379,7 +388,8 @@ pub fn same_kind(ours: TrapKind, theirs: Option<TrapKind>) -> bool {
     ours == theirs
         || matches!(
             (ours, theirs),
-            (K::UndefinedElement, K::TableOutOfBounds)
+            (K::UncaughtException { .. }, K::UncaughtException { .. })
+                | (K::UndefinedElement, K::TableOutOfBounds)
                 | (K::SegmentOutOfBounds, K::MemoryOutOfBounds | K::TableOutOfBounds)
         )
 }
@@ -991,10 +1001,10 @@ pub fn caught<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|p| peer::panic_message(&*p))
 }
 
-/// Compares the module with `peer` (wasmi by default), and with wasmtime when that comparison
-/// diverges or the peer crashes.
+/// Compares the module with the seed's peer ([`peer_of`]: wasmi by default), and with
+/// wasmtime when that comparison diverges or the peer crashes.
 pub fn judge(label: &str, seed: u64, bytes: &[u8], canonical: bool, stats: &Stats, verbose: bool) -> Verdict {
-    let first = default_peer();
+    let first = peer_of(seed);
     let mut schedule = Vec::new();
     let first_run =
         caught(|| run_module(label, seed, bytes, canonical, first, None, &mut schedule, stats, verbose));

@@ -1,8 +1,9 @@
 //! The engines the differential test compares ours with, behind one interface.
 //!
-//! [`Engine::Wasmi`] (wasmi 2.0) is the peer every seed runs against; [`Engine::Wasmtime`]
-//! (Cranelift) is the arbiter, run on a seed only when ours and wasmi disagree or wasmi
-//! crashed. Values cross as [`Val`], a neutral form both sides convert to. A panic inside a
+//! [`Engine::Wasmi`] (wasmi 2.0) is the peer every seed runs against, except the seeds whose
+//! modules may use exceptions, which wasmi does not run; [`Engine::Wasmtime`] (Cranelift) is
+//! the arbiter, run on a seed only when ours and wasmi disagree or wasmi crashed, and the
+//! peer of the exception seeds. Values cross as [`Val`], a neutral form both sides convert to. A panic inside a
 //! peer is caught at the call ([`guarded`]) and returned as [`PeerError::Panicked`], so it
 //! ends that seed's comparison, never the run.
 
@@ -49,7 +50,7 @@ impl From<qip_memory::wasm::Value> for Val {
             O::F64(x) => Val::F64(x),
             O::V128(x) => Val::V128(x),
             O::FuncRef(r) => Val::Ref { null: r.is_none() },
-            O::ExternRef(r) => Val::Ref { null: r.is_none() },
+            O::ExternRef(r) | O::ExnRef(r) => Val::Ref { null: r.is_none() },
         }
     }
 }
@@ -252,6 +253,7 @@ mod wasmi_peer {
             ValType::V128 => wasmi::Val::V128(wasmi::V128::from(0u128)),
             ValType::FuncRef => wasmi::Val::FuncRef(wasmi::Nullable::Null),
             ValType::ExternRef => wasmi::Val::ExternRef(wasmi::Nullable::Null),
+            ValType::ExnRef => unreachable!("wasmi does not run exceptions: wasmtime judges their seeds"),
         }
     }
 
@@ -325,7 +327,8 @@ mod wasmtime_peer {
                 .wasm_function_references(false)
                 .wasm_gc(false)
                 .wasm_tail_call(true)
-                .wasm_extended_const(true);
+                .wasm_extended_const(true)
+                .wasm_exceptions(true);
             wasmtime::Engine::new(&config).expect("a valid wasmtime configuration")
         })
     }
@@ -338,6 +341,12 @@ mod wasmtime_peer {
 
     fn error(e: wasmtime::Error) -> PeerError {
         use wasmtime::Trap as W;
+        // An exception no handler caught: the tag is not compared (ours names it, wasmtime
+        // keeps it on the store).
+        if e.downcast_ref::<wasmtime::ThrownException>().is_some() {
+            let kind = TrapKind::UncaughtException { tag: u16::MAX };
+            return PeerError::Trap { kind: Some(kind), message: e.to_string() };
+        }
         let Some(trap) = e.downcast_ref::<W>() else { return PeerError::Other(format!("{e:#}")) };
         let kind = match trap {
             W::OutOfFuel => return PeerError::OutOfFuel,
@@ -375,6 +384,7 @@ mod wasmtime_peer {
             wasmtime::Val::V128(x) => Val::V128(x.as_u128()),
             wasmtime::Val::FuncRef(r) => Val::Ref { null: r.is_none() },
             wasmtime::Val::ExternRef(r) => Val::Ref { null: r.is_none() },
+            wasmtime::Val::ExnRef(r) => Val::Ref { null: r.is_none() },
             other => panic!("a WebAssembly 2.0 module returned {other:?}"),
         }
     }

@@ -28,7 +28,10 @@ use crate::wasm::error::Invalid;
 /// N); `mem_lane(A)` (a memarg, then a lane index below 16 / 2^A); `select_t` (one value
 /// type); `ref_null` (a reference type); `memory_init` (a data index, then a zero byte);
 /// `data`; `memory_copy` (two zero bytes); `table_init` (an element index, then a table);
-/// `elem`; `table_copy` (destination and source tables).
+/// `elem`; `table_copy` (destination and source tables); `tag` (a tag index); `try_table` (a
+/// block type, then the catch clauses: a count, then each clause's kind byte, its tag index
+/// for kinds 0 and 1, and its label). The exception-handling operators (`try` to
+/// `try_table`, the legacy ones included) follow the reference instructions.
 macro_rules! for_each_operator {
     ($m:ident) => {
         $m! {
@@ -217,6 +220,14 @@ macro_rules! for_each_operator {
             RefNull = 0xD0, ref_null, "ref.null", special;
             RefIsNull = 0xD1, none, "ref.is_null", special;
             RefFunc = 0xD2, func, "ref.func", special;
+            Try = 0x06, block, "try", special;
+            Catch = 0x07, tag, "catch", special;
+            Throw = 0x08, tag, "throw", special;
+            Rethrow = 0x09, label, "rethrow", special;
+            ThrowRef = 0x0A, none, "throw_ref", special;
+            Delegate = 0x18, label, "delegate", special;
+            CatchAll = 0x19, none, "catch_all", special;
+            TryTable = 0x1F, try_table, "try_table", special;
         @0xFC
             I32TruncSatF32S = 0, none, "i32.trunc_sat_f32_s", [F32 -> I32];
             I32TruncSatF32U = 1, none, "i32.trunc_sat_f32_u", [F32 -> I32];
@@ -481,6 +492,8 @@ macro_rules! for_each_operator {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ImmKind {
     None,
+    Tag,
+    TryTable,
     Block,
     Label,
     BrTable,
@@ -648,6 +661,12 @@ macro_rules! imm_kind {
     (table_copy) => {
         ImmKind::TableCopy
     };
+    (tag) => {
+        ImmKind::Tag
+    };
+    (try_table) => {
+        ImmKind::TryTable
+    };
 }
 
 macro_rules! sig {
@@ -770,6 +789,44 @@ impl<'a> BrTable<'a> {
     }
 }
 
+/// One catch clause of a `try_table` (the exception-handling proposal): which exceptions it
+/// catches, whether it hands over the `exnref` too, and the label it branches to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct CatchClause {
+    /// The tag caught, `None` for `catch_all` and `catch_all_ref`.
+    pub(crate) tag: Option<u32>,
+    /// `catch_ref` or `catch_all_ref`: the exception's `exnref` follows its values.
+    pub(crate) with_ref: bool,
+    /// The label, relative to the `try_table`'s enclosing block.
+    pub(crate) label: u32,
+}
+
+/// The catch clauses of a `try_table`, read once by the decoder and walked again on demand.
+#[derive(Debug, Clone)]
+pub(crate) struct Catches<'a> {
+    len: u32,
+    /// The clauses, as encoded (already checked).
+    reader: Reader<'a>,
+}
+
+impl<'a> Catches<'a> {
+    /// The clauses, in order.
+    pub(crate) fn clauses(&self) -> impl Iterator<Item = CatchClause> + 'a {
+        let mut r = self.reader.clone();
+        (0..self.len).map(move |_| {
+            catch_clause(&mut r).unwrap_or(CatchClause { tag: None, with_ref: false, label: 0 })
+        })
+    }
+}
+
+/// One catch clause (kind 0 `catch x l`, 1 `catch_ref x l`, 2 `catch_all l`, 3
+/// `catch_all_ref l`).
+fn catch_clause(r: &mut Reader<'_>) -> Result<CatchClause, Invalid> {
+    let kind = r.byte_as(Invalid::CatchKind, |b| (b <= 3).then_some(b))?;
+    let tag = if kind < 2 { Some(r.u32()?) } else { None };
+    Ok(CatchClause { tag, with_ref: kind & 1 == 1, label: r.u32()? })
+}
+
 /// An operator's immediates.
 #[derive(Debug, Clone)]
 pub(crate) enum Imm<'a> {
@@ -793,6 +850,8 @@ pub(crate) enum Imm<'a> {
     Shuffle([u8; 16]),
     /// `select t` and `ref.null t`.
     Type(ValType),
+    /// `try_table`: its block type and catch clauses.
+    TryTable(BlockType, Catches<'a>),
 }
 
 /// One decoded instruction.
@@ -836,10 +895,10 @@ impl Instr<'_> {
         }
     }
 
-    /// The block type of `block`, `loop` and `if`.
+    /// The block type of `block`, `loop`, `if`, `try` and `try_table`.
     pub(crate) fn block_type(&self) -> BlockType {
         match self.imm {
-            Imm::Block(b) => b,
+            Imm::Block(b) | Imm::TryTable(b, _) => b,
             _ => BlockType::Empty,
         }
     }
@@ -879,7 +938,18 @@ impl<'a> Reader<'a> {
             | ImmKind::Global
             | ImmKind::Table
             | ImmKind::Data
-            | ImmKind::Elem => Imm::Index(self.u32()?),
+            | ImmKind::Elem
+            | ImmKind::Tag => Imm::Index(self.u32()?),
+            ImmKind::TryTable => {
+                let bt = self.block_type()?;
+                let len = self.len()?;
+                let start = self.clone();
+                for _ in 0..len {
+                    catch_clause(self)?;
+                }
+                let used = start.remaining() - self.remaining();
+                Imm::TryTable(bt, Catches { len, reader: start.clone().sub(used)? })
+            }
             ImmKind::CallIndirect | ImmKind::TableInit | ImmKind::TableCopy => {
                 let a = self.u32()?;
                 Imm::Pair(a, self.u32()?)
@@ -960,10 +1030,10 @@ mod tests {
             };
             assert_eq!(found, Some(op), "{}", op.name());
         }
-        // 185 one-byte operators: 172 of the MVP, then typed `select`, `table.get`/`set`, five
-        // sign extensions, three reference instructions and the two tail calls; 18 after 0xFC;
-        // 236 SIMD operators.
-        assert_eq!(PLAIN.iter().flatten().count(), 185);
+        // 193 one-byte operators: 172 of the MVP, then typed `select`, `table.get`/`set`, five
+        // sign extensions, three reference instructions, the two tail calls and the eight of
+        // exception handling; 18 after 0xFC; 236 SIMD operators.
+        assert_eq!(PLAIN.iter().flatten().count(), 193);
         assert_eq!(PREFIX_FC.iter().flatten().count(), 18);
         assert_eq!(PREFIX_FD.iter().flatten().count(), 236);
     }

@@ -15,7 +15,7 @@ use crate::wasm::error::Invalid;
 
 /// What the interpreter runs, as the refusal of a later proposal ends: WebAssembly 2.0 and the
 /// proposals after it that it implements (docs/interpreter.md, "Proposals after 2.0").
-pub const RUNS: &str = "WebAssembly 2.0 with tail calls and extended constants";
+pub const RUNS: &str = "WebAssembly 2.0 with exceptions, tail calls and extended constants";
 
 macro_rules! proposals {
     ($($(#[doc = $doc:literal])* $variant:ident = $name:literal;)*) => {
@@ -43,9 +43,6 @@ proposals! {
     /// Shared memories and atomic memory instructions:
     /// <https://github.com/WebAssembly/threads>.
     Threads = "threads";
-    /// Tags, `throw`, `try_table`, `exnref` and the legacy `try`, `catch` and `delegate`:
-    /// <https://github.com/WebAssembly/exception-handling>.
-    ExceptionHandling = "exception handling";
     /// Memories and tables indexed by `i64`: <https://github.com/WebAssembly/memory64>.
     Memory64 = "memory64";
     /// More than one memory, and memory indices in memory instructions:
@@ -74,10 +71,6 @@ proposals! {
 /// Where in a module a sign can be seen, and what its code is there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Site {
-    /// A section id.
-    Section,
-    /// The kind byte of an import or export.
-    External,
     /// A bit of a memory's limits flags (the bit is the code).
     MemoryFlags,
     /// A bit of a table's limits flags.
@@ -120,18 +113,6 @@ use Site::*;
 signs! {
     (MemoryFlags, 0x02, 0x02, Threads, "a shared memory"),
     (Op, prefixed(0xFE, 0), prefixed(0xFE, ANY), Threads, "an atomic instruction"),
-    (Section, 13, 13, ExceptionHandling, "a tag section"),
-    (External, 4, 4, ExceptionHandling, "a tag import or export"),
-    (Op, 0x06, 0x06, ExceptionHandling, "try"),
-    (Op, 0x07, 0x07, ExceptionHandling, "catch"),
-    (Op, 0x08, 0x08, ExceptionHandling, "throw"),
-    (Op, 0x09, 0x09, ExceptionHandling, "rethrow"),
-    (Op, 0x0A, 0x0A, ExceptionHandling, "throw_ref"),
-    (Op, 0x18, 0x18, ExceptionHandling, "delegate"),
-    (Op, 0x19, 0x19, ExceptionHandling, "catch_all"),
-    (Op, 0x1F, 0x1F, ExceptionHandling, "try_table"),
-    (Type, 0x69, 0x69, ExceptionHandling, "the type exnref"),
-    (Type, 0x74, 0x74, ExceptionHandling, "the type nullexnref"),
     (MemoryFlags, 0x04, 0x04, Memory64, "a 64-bit memory"),
     (TableFlags, 0x04, 0x04, Memory64, "a 64-bit table"),
     (Memories, 2, ANY, MultiMemory, "a second memory"),
@@ -158,6 +139,7 @@ signs! {
     (Type, 0x71, 0x71, Gc, "the type nullref"),
     (Type, 0x72, 0x72, Gc, "the type nullexternref"),
     (Type, 0x73, 0x73, Gc, "the type nullfuncref"),
+    (Type, 0x74, 0x74, Gc, "the type nullexnref"),
     (Op, 0xD3, 0xD3, Gc, "ref.eq"),
     (Op, prefixed(0xFB, 0), prefixed(0xFB, ANY), Gc, "a GC instruction"),
     (Op, prefixed(0xFD, 0x100), prefixed(0xFD, 0x113), RelaxedSimd, "a relaxed SIMD instruction"),

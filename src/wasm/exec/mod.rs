@@ -22,11 +22,12 @@ use super::binary::types::{FuncType, ValType};
 use super::counters::Counters;
 use super::error::{ExecError, FuncIndex, ModuleOffset, SignatureMismatch, Trap, TrapKind};
 use super::ir::{Binop, FRAME_SLOTS, Op, TargetKind, TrapBinop, TrapUnop, Unop};
+use super::module::CatchKind;
 use super::module::CompiledFunc;
 use super::num;
 use super::num::simd;
 use super::observe::Observer;
-use super::store::{Caller, Func, FuncKind, HostFn, InstanceData, MemoryInst, Store};
+use super::store::{Caller, Exn, Func, FuncInfo, FuncKind, HostFn, InstanceData, MemoryInst, Store};
 use super::value::Value;
 use alloc::boxed::Box;
 
@@ -212,6 +213,11 @@ pub(crate) fn invoke<O: Observer>(
     }
     for (i, &a) in args.iter().enumerate() {
         put_value(frame, &mut store.stack_hi, 0, i, a);
+    }
+    // No exception of an earlier call can still be reached unless a global or a table may
+    // hold an `exnref`.
+    if !store.exn_roots {
+        store.exns.clear();
     }
     let mut state = State {
         func: f.0,
@@ -413,6 +419,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
         globals,
         instances,
         segments,
+        exns,
         counters,
         instruction_limit,
         stack,
@@ -424,6 +431,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
     let limit = *instruction_limit;
     let max_frames = limits.max_frames as usize;
     let max_stack = limits.max_value_stack as usize;
+    let max_exceptions = limits.max_exceptions as usize;
     let counters: &mut Counters = counters;
 
     let stack: &mut Vec<u64> = stack;
@@ -674,6 +682,68 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                     pc = fr.pc as usize;
                     continue;
                 }
+            }
+        }};
+    }
+    // Throws exception `exns[$exn]` (docs/interpreter.md, "Exceptions"): the handler that
+    // catches it is searched in this frame and its callers first; none ends the run like a
+    // trap at the throwing instruction, naming the tag. Else the branch counts, each function
+    // left counts a return (the observer sees it leave), the values and the `exnref` go to
+    // the clause's slots, and the clause's target is taken as a branch to it would be.
+    macro_rules! throw {
+        ($exn:expr) => {{
+            let exn: usize = $exn;
+            let tag = exns[exn].tag;
+            let Some(h) = find_handler(instances, funcs, &st.frames, st.func, pc, tag) else {
+                let named = inst.tags.iter().position(|&t| t == tag);
+                let tag = named.and_then(|i| u16::try_from(i).ok()).unwrap_or(u16::MAX);
+                trap!(TrapKind::UncaughtException { tag });
+            };
+            counters.branches += 1;
+            for _ in 0..h.left {
+                counters.returns += 1;
+                if O::ENABLED {
+                    obs.leave(counters.instructions);
+                }
+                let fr = st.frames.pop().expect("the handler's frame is on the stack");
+                st.func = fr.func;
+                let (ci, cb) = body_of(instances, funcs[fr.func as usize].kind);
+                if !core::ptr::eq(ci, inst) {
+                    inst = ci;
+                    mem = &mut memories[inst.mem0 as usize];
+                }
+                body = cb;
+                code = &body.code;
+                fp = fr.fp as usize;
+                frame = frame_at!(fp);
+            }
+            let t = body.targets[h.target as usize];
+            for (i, &v) in exns[exn].values.iter().enumerate() {
+                frame[t.dst as usize + i] = v as u64;
+                if body.wide {
+                    hi[fp + t.dst as usize + i] = (v >> 64) as u64;
+                }
+            }
+            if let Some(e) = h.exn {
+                frame[e as usize] = exn as u64 + 1;
+            }
+            match t.kind {
+                TargetKind::Return => {
+                    // The function's final `end` runs.
+                    if counters.instructions >= limit {
+                        counters.instructions = limit;
+                        save!();
+                        return Stop::Exhausted(body.end_offset);
+                    }
+                    counters.instructions += 1;
+                    ret!(0, t.n);
+                }
+                TargetKind::Loop => {
+                    counters.loop_iterations += 1;
+                    obs.loop_iteration();
+                    land!(t.pc, t.charge);
+                }
+                TargetKind::Block => land!(t.pc, t.charge),
             }
         }};
     }
@@ -941,6 +1011,29 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             }
             tail!(callee, $args, true);
         }};
+        (Throw { $tag:ident, $args:ident }) => {{
+            if exns.len() >= max_exceptions {
+                trap!(TrapKind::TooManyExceptions);
+            }
+            let n = inst.module.tag_type($tag).map_or(0, |t| t.params().len());
+            let values = (0..n)
+                .map(|i| {
+                    let s = $args as usize + i;
+                    let high = if body.wide { u128::from(hi[fp + s]) << 64 } else { 0 };
+                    u128::from(frame[s]) | high
+                })
+                .collect();
+            exns.push(Exn { tag: inst.tags[$tag as usize], values });
+            throw!(exns.len() - 1);
+        }};
+        (ThrowRef { $src:ident }) => {{
+            // A reference the store no longer holds (kept by the host across a reclaim) is
+            // refused like a null one.
+            match (r!($src) as usize).checked_sub(1) {
+                Some(x) if x < exns.len() => throw!(x),
+                _ => trap!(TrapKind::NullExceptionReference),
+            }
+        }};
         (Copy { $dst:ident, $src:ident }) => {{ r!($dst) = r!($src) }};
         (Const32 { $dst:ident, $value:ident }) => {{ r!($dst) = $value as u64 }};
         (Const64 { $dst:ident, $lo:ident, $hi:ident }) => {{ r!($dst) = ($hi as u64) << 32 | $lo as u64 }};
@@ -1102,6 +1195,62 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
         }
         super::ir::dispatch_op!(code[pc], exec_op);
         pc += 1;
+    }
+}
+
+/// Where an exception lands: the functions it leaves (frames popped), and the clause that
+/// catches it in the function it lands in.
+struct Found {
+    left: usize,
+    target: u32,
+    exn: Option<u16>,
+}
+
+/// The handler that catches an exception of store tag `tag` thrown at op `pc` of store
+/// function `func`, the suspended callers being `frames` (each at the call it waits on):
+/// the first handler covering the instruction, inner before outer, with a clause for the tag
+/// (a legacy `delegate` goes on among the handlers around its label), then the same in each
+/// caller in turn. Out of line: only a throw comes here.
+#[cold]
+#[inline(never)]
+fn find_handler(
+    instances: &[InstanceData],
+    funcs: &[FuncInfo],
+    frames: &[Frame],
+    func: u32,
+    pc: usize,
+    tag: u32,
+) -> Option<Found> {
+    let (mut func, mut pc) = (func, pc);
+    let mut left = 0;
+    loop {
+        let (inst, body) = body_of(instances, funcs[func as usize].kind);
+        let mut at = body.idx[pc];
+        'search: while at != u32::MAX {
+            for h in &body.handlers {
+                if !(h.from..h.to).contains(&at) {
+                    continue;
+                }
+                for c in &body.catches[h.start as usize..(h.start + h.len) as usize] {
+                    match *c {
+                        CatchKind::Catch { tag: t, target, exn } => {
+                            if t.is_none_or(|t| inst.tags[t as usize] == tag) {
+                                return Some(Found { left, target, exn });
+                            }
+                        }
+                        CatchKind::Delegate { from } => {
+                            at = from;
+                            continue 'search;
+                        }
+                    }
+                }
+            }
+            break;
+        }
+        let fr = frames.len().checked_sub(left + 1).map(|i| frames[i])?;
+        left += 1;
+        func = fr.func;
+        pc = fr.pc as usize - 1;
     }
 }
 

@@ -16,7 +16,7 @@ use super::binary::validate::{Context, FuncValidator};
 use super::error::{Invalid, Limit, LoadError};
 use super::ir::{self, BranchTarget, FRAME_SLOTS, LoadKind, Op, Slot, TargetKind};
 use super::limits::Limits;
-use super::module::{CompiledFunc, Getter, Module};
+use super::module::{CatchKind, CompiledFunc, Getter, Handler, Module};
 
 mod emit;
 mod peephole;
@@ -52,6 +52,10 @@ enum CtrlKind {
     Loop,
     If,
     Else,
+    /// The body of a legacy `try`, before its first clause.
+    Try,
+    /// A legacy `catch` or `catch_all` clause.
+    Catch,
 }
 
 /// A branch site to patch with a label's pc.
@@ -76,6 +80,16 @@ struct Ctrl {
     if_jump: Option<usize>,
     /// Opened inside unreachable code: never executes.
     dead: bool,
+    /// Function-relative index of the instruction that opened it.
+    start: u32,
+    /// A `try_table` or legacy `try`: its handler's clauses so far (pushed to the function's
+    /// handlers when it closes), and the end of the range it protects once known (the first
+    /// legacy clause or `delegate`; else its `end`).
+    clauses: Option<Vec<CatchKind>>,
+    protects_to: Option<u32>,
+    /// A legacy `try`: the index of its hidden slot, which holds the exception a clause
+    /// caught for `rethrow` (slots after the operand stack, numbered by nesting).
+    hidden: Option<u32>,
 }
 
 struct Translator<'m> {
@@ -100,6 +114,12 @@ struct Translator<'m> {
     /// a taken one does not run (the first part of its `charge`, or of its target entry's
     /// for a [`Op::BrIfTarget`]).
     rest_sites: Vec<usize>,
+    /// The `ThrowRef` ops of legacy `rethrow`s and the legacy clauses, with the hidden slot
+    /// each reads or writes: patched once the operand stack's height is known.
+    hidden_ops: Vec<(usize, u32)>,
+    hidden_catches: Vec<(usize, u32)>,
+    /// Hidden slots the body needs: the deepest nesting of legacy `try`s.
+    hidden_slots: u32,
 }
 
 /// The op that writes an immediate to a slot: `i32`s zero-extended (the slot encoding),
@@ -186,6 +206,9 @@ pub(crate) fn translate_function(
         instr: 0,
         e: Emitter::with_capacity(expect),
         rest_sites: core::mem::take(&mut scratch.rest_sites),
+        hidden_ops: Vec::new(),
+        hidden_catches: Vec::new(),
+        hidden_slots: 0,
     };
     t.ctrls.push(Ctrl {
         kind: CtrlKind::Func,
@@ -196,6 +219,10 @@ pub(crate) fn translate_function(
         patches: Vec::new(),
         if_jump: None,
         dead: false,
+        start: 0,
+        clauses: None,
+        protects_to: None,
+        hidden: None,
     });
     t.open_block(0);
     let mut getter = None;
@@ -220,12 +247,9 @@ pub(crate) fn translate_function(
         if block > MAX_FUEL_BLOCK {
             return Err(LoadError::limit(offset, Limit::FuelBlock(MAX_FUEL_BLOCK.into()), block.into()));
         }
-        if t.max_height as u64 + t.f.num_locals as u64 > frame_limit {
-            return Err(LoadError::limit(
-                offset,
-                Limit::FrameSlots(frame_limit),
-                t.max_height as u64 + t.f.num_locals as u64,
-            ));
+        let slots = t.max_height as u64 + t.f.num_locals as u64 + t.hidden_slots as u64;
+        if slots > frame_limit {
+            return Err(LoadError::limit(offset, Limit::FrameSlots(frame_limit), slots));
         }
     }
     if !fv.finished() {
@@ -234,7 +258,19 @@ pub(crate) fn translate_function(
     (t.f.code, t.f.cum, t.f.rem, t.f.idx) = t.e.finish(&mut t.f.targets);
     t.f.instr_offsets.shrink_to_fit();
     t.f.wide = wide;
-    t.f.frame_size = t.f.num_locals + t.max_height;
+    t.f.frame_size = t.f.num_locals + t.max_height + t.hidden_slots;
+    // The hidden slots of legacy `try`s come after the deepest operand stack.
+    let hidden = t.f.num_locals + t.max_height;
+    for &(pc, k) in &t.hidden_ops {
+        if let Op::ThrowRef { src } = &mut t.f.code[pc] {
+            *src = (hidden + k) as Slot;
+        }
+    }
+    for &(i, k) in &t.hidden_catches {
+        if let CatchKind::Catch { exn, .. } = &mut t.f.catches[i] {
+            *exn = Some((hidden + k) as Slot);
+        }
+    }
     t.f.getter = if t.f.instr_offsets.len() == 2 { getter } else { None };
     (scratch.stack, scratch.ctrls, scratch.rest_sites) = (t.stack, t.ctrls, t.rest_sites);
     scratch.stack.clear();
@@ -454,6 +490,10 @@ impl<'m> Translator<'m> {
             patches: Vec::new(),
             if_jump: None,
             dead,
+            start: self.instr,
+            clauses: None,
+            protects_to: None,
+            hidden: None,
         });
     }
 
@@ -483,6 +523,15 @@ impl<'m> Translator<'m> {
     /// As [`Translator::branch_target`], the values carried left where they are: `src` is
     /// where they go when materialised.
     fn branch_label(&self, depth: u32) -> (usize, BranchTarget) {
+        let (ci, mut t) = self.label_target(depth);
+        t.src = self.temp_slot(self.height() - t.n);
+        (ci, t)
+    }
+
+    /// The label at relative depth `depth`: its control's index and how a branch lands there,
+    /// the values it carries going to `dst` (`src` is `dst`: set it for a branch that moves
+    /// values from the operand stack).
+    fn label_target(&self, depth: u32) -> (usize, BranchTarget) {
         let ci = self.ctrls.len() - 1 - depth as usize;
         let c = &self.ctrls[ci];
         let (kind, arity, pc) = match c.kind {
@@ -491,8 +540,7 @@ impl<'m> Translator<'m> {
             _ => (TargetKind::Block, c.results, u32::MAX),
         };
         let dst = if kind == TargetKind::Return { 0 } else { self.temp_slot(c.base) };
-        let src = self.temp_slot(self.height() - arity);
-        (ci, BranchTarget { pc, kind, src, dst, n: arity, charge: 0 })
+        (ci, BranchTarget { pc, kind, src: dst, dst, n: arity, charge: 0 })
     }
 
     fn add_patch(&mut self, ci: usize, p: Patch) {
@@ -677,8 +725,11 @@ impl<'m> Translator<'m> {
         // Structure is tracked even in unreachable code; nothing else is translated there.
         if !self.reachable {
             match ins.op {
-                O::Block | O::Loop | O::If => return self.push_ctrl(CtrlKind::Block, ins.block_type(), 0),
-                O::Else | O::End => {}
+                O::Block | O::Loop | O::If | O::TryTable => {
+                    return self.push_ctrl(CtrlKind::Block, ins.block_type(), 0);
+                }
+                O::Try => return self.push_ctrl(CtrlKind::Try, ins.block_type(), 0),
+                O::Else | O::End | O::Catch | O::CatchAll | O::Delegate => {}
                 _ => return,
             }
         }
@@ -762,6 +813,48 @@ impl<'m> Translator<'m> {
                 let index = self.pop();
                 let (args, _) = self.call_args(ty);
                 self.emit(Op::ReturnCallIndirect { ty, table, index, args });
+                self.reachable = false;
+                self.close_block();
+            }
+            O::TryTable => self.tr_try_table(ins),
+            O::Try => {
+                self.materialize_all();
+                self.push_ctrl(CtrlKind::Try, ins.block_type(), 0);
+                let depth = self.ctrls.iter().filter(|c| c.hidden.is_some()).count() as u32;
+                self.hidden_slots = self.hidden_slots.max(depth + 1);
+                let c = self.ctrls.last_mut().expect("just pushed");
+                c.hidden = Some(depth);
+                c.clauses = Some(Vec::new());
+            }
+            O::Catch => {
+                let n = self.module.tag_type(ins.index()).map_or(0, |t| t.params().len() as u32);
+                self.tr_catch(Some(ins.index()), n);
+            }
+            O::CatchAll => self.tr_catch(None, 0),
+            O::Delegate => self.tr_delegate(ins.index()),
+            O::Throw => {
+                let tag = ins.index();
+                let n = self.module.tag_type(tag).map_or(0, |t| t.params().len() as u32);
+                self.materialize_top(n);
+                let args = self.temp_slot(self.height() - n);
+                for _ in 0..n {
+                    self.stack.pop();
+                }
+                self.emit(Op::Throw { tag, args });
+                self.reachable = false;
+                self.close_block();
+            }
+            O::ThrowRef => {
+                let src = self.pop();
+                self.emit(Op::ThrowRef { src });
+                self.reachable = false;
+                self.close_block();
+            }
+            O::Rethrow => {
+                let ci = self.ctrls.len() - 1 - ins.index() as usize;
+                let k = self.ctrls[ci].hidden.expect("validated: `rethrow` names a legacy clause");
+                let pc = self.emit(Op::ThrowRef { src: 0 });
+                self.hidden_ops.push((pc, k));
                 self.reachable = false;
                 self.close_block();
             }
@@ -992,6 +1085,81 @@ impl<'m> Translator<'m> {
         self.ctrls.last_mut().expect("just pushed").if_jump = Some(j);
     }
 
+    /// `try_table`: a block whose clauses branch to labels around it (each as a `br` that
+    /// carries the exception's values, and its `exnref` for the `_ref` forms), recorded as
+    /// branch targets now and as a handler when the block closes.
+    fn tr_try_table(&mut self, ins: &Instr<'_>) {
+        let Imm::TryTable(bt, catches) = &ins.imm else { return };
+        self.materialize_all();
+        let mut clauses = Vec::new();
+        for c in catches.clauses() {
+            let n = c.tag.and_then(|x| self.module.tag_type(x)).map_or(0, |t| t.params().len() as u32);
+            // The values come from the exception, not from the operand stack.
+            let (ci, t) = self.label_target(c.label);
+            let exn = c.with_ref.then_some(t.dst + n as Slot);
+            let target = self.push_target(ci, t);
+            clauses.push(CatchKind::Catch { tag: c.tag, target, exn });
+        }
+        self.push_ctrl(CtrlKind::Block, *bt, 0);
+        self.ctrls.last_mut().expect("just pushed").clauses = Some(clauses);
+    }
+
+    /// A legacy `catch` (tag `tag` with `n` values) or `catch_all` (`None`, 0): as `else`,
+    /// the code before it jumps to the `try`'s `end`, counting the clause instruction
+    /// (docs/counting.md); an exception lands on a fuel block that starts with it, its values
+    /// in the block's first slots and its `exnref` in the `try`'s hidden slot.
+    fn tr_catch(&mut self, tag: Option<u32>, n: u32) {
+        let ci = self.ctrls.len() - 1;
+        let c = &mut self.ctrls[ci];
+        let first = c.kind == CtrlKind::Try;
+        c.kind = CtrlKind::Catch;
+        if c.dead {
+            return;
+        }
+        if first {
+            c.protects_to = Some(self.instr);
+        }
+        let (base, results) = (c.base, c.results);
+        if self.reachable {
+            self.materialize_top(results);
+            let pc = self.emit(Op::Jump { pc: u32::MAX, charge: 0 });
+            self.add_patch(ci, Patch::Op(pc));
+        }
+        self.reachable = true;
+        self.reset_stack(base);
+        let pc = self.open_block(self.instr);
+        self.count();
+        let dst = self.temp_slot(base);
+        let target = self.f.targets.len() as u32;
+        self.f.targets.push(BranchTarget { pc, kind: TargetKind::Block, src: dst, dst, n, charge: 0 });
+        for _ in 0..n {
+            self.push();
+        }
+        let clauses = self.ctrls[ci].clauses.get_or_insert_with(Vec::new);
+        clauses.push(CatchKind::Catch { tag, target, exn: None });
+    }
+
+    /// A legacy `delegate l`: ends the `try` as `end` does; an exception its body throws goes
+    /// on to the handlers around label `l` (counted from outside the `try`): those covering
+    /// the label's first instruction when it is a `try` or `try_table` body, else those
+    /// covering the instruction that opened it, or the caller's for the function's label.
+    fn tr_delegate(&mut self, label: u32) {
+        let ci = self.ctrls.len() - 1;
+        if !self.ctrls[ci].dead {
+            let outer = &self.ctrls[ci - 1 - label as usize];
+            let from = match outer.kind {
+                CtrlKind::Func => u32::MAX,
+                CtrlKind::Try => outer.start + 1,
+                _ if outer.clauses.is_some() && outer.hidden.is_none() => outer.start + 1,
+                _ => outer.start,
+            };
+            let c = &mut self.ctrls[ci];
+            c.protects_to = Some(self.instr);
+            c.clauses = Some(alloc::vec![CatchKind::Delegate { from }]);
+        }
+        self.end();
+    }
+
     fn tr_else(&mut self) {
         // `else` counts only when the then-arm reaches it (counted by `op` if reachable).
         let c = self.ctrls.last_mut().expect("validated: `else` closes an `if`");
@@ -1082,9 +1250,29 @@ impl<'m> Translator<'m> {
     }
 
     fn end(&mut self) {
-        let c = self.ctrls.pop().expect("validated: `end` closes an open control");
+        let mut c = self.ctrls.pop().expect("validated: `end` closes an open control");
         if c.dead {
             return;
+        }
+        if let Some(clauses) = c.clauses.take()
+            && !clauses.is_empty()
+        {
+            let start = self.f.catches.len() as u32;
+            // A legacy clause keeps the exception in its `try`'s hidden slot.
+            if let Some(k) = c.hidden {
+                for (i, k2) in clauses.iter().enumerate() {
+                    if let CatchKind::Catch { .. } = k2 {
+                        self.hidden_catches.push((start as usize + i, k));
+                    }
+                }
+            }
+            self.f.handlers.push(Handler {
+                from: c.start + 1,
+                to: c.protects_to.unwrap_or(self.instr),
+                start,
+                len: clauses.len() as u32,
+            });
+            self.f.catches.extend(clauses);
         }
         if c.kind == CtrlKind::Func {
             if self.reachable {
