@@ -1071,3 +1071,29 @@ fn exceptions_are_bounded_and_reclaimed() {
     assert_eq!(r[0].0, Ok(vec![Value::I32(2)]));
     assert!(matches!(r[1].0, Err(ExecError::Trap(t)) if t.kind == TrapKind::TooManyExceptions), "{:?}", r[1]);
 }
+
+/// A legacy clause keeps its exception while its body calls other functions: `rethrow` after
+/// a call (whose frame starts above the clause's operands) throws the caught exception.
+#[test]
+fn rethrow_after_a_call_in_the_clause() {
+    let wat = r#"(module
+      (tag $e (param i32))
+      (func $busy (param i32) (result i32) (local i32 i32 i32 i32)
+        (local.set 1 (i32.const 1)) (local.set 2 (i32.const 2))
+        (local.set 3 (i32.const 3)) (local.set 4 (i32.const 4))
+        (i32.add (local.get 0) (local.get 4)))
+      (func (export "run") (result i32)
+        try (result i32)
+          try (result i32)
+            (throw $e (i32.const 30))
+          catch $e
+            call $busy
+            drop
+            rethrow 0
+          end
+        catch $e
+        end))"#;
+    let (r, c) = run(wat, "run", &[]);
+    assert_eq!(r.unwrap(), vec![Value::I32(30)]);
+    assert_eq!((c.calls, c.branches, c.returns), (1, 2, 2));
+}

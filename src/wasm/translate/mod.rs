@@ -87,9 +87,10 @@ struct Ctrl {
     /// legacy clause or `delegate`; else its `end`).
     clauses: Option<Vec<CatchKind>>,
     protects_to: Option<u32>,
-    /// A legacy `try`: the index of its hidden slot, which holds the exception a clause
-    /// caught for `rethrow` (slots after the operand stack, numbered by nesting).
-    hidden: Option<u32>,
+    /// A legacy `try`. In its clauses the translator's operand stack holds one more entry
+    /// than the validator's, at the block's base: the exception the clause caught, for
+    /// `rethrow` (below the clause's values, so that no call's frame reaches it).
+    legacy: bool,
 }
 
 struct Translator<'m> {
@@ -114,12 +115,6 @@ struct Translator<'m> {
     /// a taken one does not run (the first part of its `charge`, or of its target entry's
     /// for a [`Op::BrIfTarget`]).
     rest_sites: Vec<usize>,
-    /// The `ThrowRef` ops of legacy `rethrow`s and the legacy clauses, with the hidden slot
-    /// each reads or writes: patched once the operand stack's height is known.
-    hidden_ops: Vec<(usize, u32)>,
-    hidden_catches: Vec<(usize, u32)>,
-    /// Hidden slots the body needs: the deepest nesting of legacy `try`s.
-    hidden_slots: u32,
 }
 
 /// The op that writes an immediate to a slot: `i32`s zero-extended (the slot encoding),
@@ -206,9 +201,6 @@ pub(crate) fn translate_function(
         instr: 0,
         e: Emitter::with_capacity(expect),
         rest_sites: core::mem::take(&mut scratch.rest_sites),
-        hidden_ops: Vec::new(),
-        hidden_catches: Vec::new(),
-        hidden_slots: 0,
     };
     t.ctrls.push(Ctrl {
         kind: CtrlKind::Func,
@@ -222,7 +214,7 @@ pub(crate) fn translate_function(
         start: 0,
         clauses: None,
         protects_to: None,
-        hidden: None,
+        legacy: false,
     });
     t.open_block(0);
     let mut getter = None;
@@ -247,7 +239,7 @@ pub(crate) fn translate_function(
         if block > MAX_FUEL_BLOCK {
             return Err(LoadError::limit(offset, Limit::FuelBlock(MAX_FUEL_BLOCK.into()), block.into()));
         }
-        let slots = t.max_height as u64 + t.f.num_locals as u64 + t.hidden_slots as u64;
+        let slots = t.max_height as u64 + t.f.num_locals as u64;
         if slots > frame_limit {
             return Err(LoadError::limit(offset, Limit::FrameSlots(frame_limit), slots));
         }
@@ -258,19 +250,7 @@ pub(crate) fn translate_function(
     (t.f.code, t.f.cum, t.f.rem, t.f.idx) = t.e.finish(&mut t.f.targets);
     t.f.instr_offsets.shrink_to_fit();
     t.f.wide = wide;
-    t.f.frame_size = t.f.num_locals + t.max_height + t.hidden_slots;
-    // The hidden slots of legacy `try`s come after the deepest operand stack.
-    let hidden = t.f.num_locals + t.max_height;
-    for &(pc, k) in &t.hidden_ops {
-        if let Op::ThrowRef { src } = &mut t.f.code[pc] {
-            *src = (hidden + k) as Slot;
-        }
-    }
-    for &(i, k) in &t.hidden_catches {
-        if let CatchKind::Catch { exn, .. } = &mut t.f.catches[i] {
-            *exn = Some((hidden + k) as Slot);
-        }
-    }
+    t.f.frame_size = t.f.num_locals + t.max_height;
     t.f.getter = if t.f.instr_offsets.len() == 2 { getter } else { None };
     (scratch.stack, scratch.ctrls, scratch.rest_sites) = (t.stack, t.ctrls, t.rest_sites);
     scratch.stack.clear();
@@ -493,7 +473,7 @@ impl<'m> Translator<'m> {
             start: self.instr,
             clauses: None,
             protects_to: None,
-            hidden: None,
+            legacy: false,
         });
     }
 
@@ -820,10 +800,8 @@ impl<'m> Translator<'m> {
             O::Try => {
                 self.materialize_all();
                 self.push_ctrl(CtrlKind::Try, ins.block_type(), 0);
-                let depth = self.ctrls.iter().filter(|c| c.hidden.is_some()).count() as u32;
-                self.hidden_slots = self.hidden_slots.max(depth + 1);
                 let c = self.ctrls.last_mut().expect("just pushed");
-                c.hidden = Some(depth);
+                c.legacy = true;
                 c.clauses = Some(Vec::new());
             }
             O::Catch => {
@@ -852,9 +830,9 @@ impl<'m> Translator<'m> {
             }
             O::Rethrow => {
                 let ci = self.ctrls.len() - 1 - ins.index() as usize;
-                let k = self.ctrls[ci].hidden.expect("validated: `rethrow` names a legacy clause");
-                let pc = self.emit(Op::ThrowRef { src: 0 });
-                self.hidden_ops.push((pc, k));
+                // Validated: the label is a legacy clause, which keeps its exception at its base.
+                let src = self.temp_slot(self.ctrls[ci].base);
+                self.emit(Op::ThrowRef { src });
                 self.reachable = false;
                 self.close_block();
             }
@@ -1106,14 +1084,15 @@ impl<'m> Translator<'m> {
 
     /// A legacy `catch` (tag `tag` with `n` values) or `catch_all` (`None`, 0): as `else`,
     /// the code before it jumps to the `try`'s `end`, counting the clause instruction
-    /// (docs/counting.md); an exception lands on a fuel block that starts with it, its values
-    /// in the block's first slots and its `exnref` in the `try`'s hidden slot.
+    /// (docs/counting.md); an exception lands on a fuel block that starts with it, its
+    /// `exnref` in the slot at the block's base (an operand only the translator sees, for
+    /// `rethrow`) and its values above it.
     fn tr_catch(&mut self, tag: Option<u32>, n: u32) {
         let ci = self.ctrls.len() - 1;
         let c = &mut self.ctrls[ci];
-        let first = c.kind == CtrlKind::Try;
-        c.kind = CtrlKind::Catch;
-        if c.dead {
+        let (first, dead) = (c.kind == CtrlKind::Try, c.dead);
+        if dead {
+            c.kind = CtrlKind::Catch;
             return;
         }
         if first {
@@ -1122,21 +1101,43 @@ impl<'m> Translator<'m> {
         let (base, results) = (c.base, c.results);
         if self.reachable {
             self.materialize_top(results);
+            self.leave_clause(ci);
             let pc = self.emit(Op::Jump { pc: u32::MAX, charge: 0 });
             self.add_patch(ci, Patch::Op(pc));
         }
+        self.ctrls[ci].kind = CtrlKind::Catch;
         self.reachable = true;
         self.reset_stack(base);
         let pc = self.open_block(self.instr);
         self.count();
-        let dst = self.temp_slot(base);
+        let exn = self.push();
+        let dst = self.temp_slot(base + 1);
         let target = self.f.targets.len() as u32;
         self.f.targets.push(BranchTarget { pc, kind: TargetKind::Block, src: dst, dst, n, charge: 0 });
         for _ in 0..n {
             self.push();
         }
         let clauses = self.ctrls[ci].clauses.get_or_insert_with(Vec::new);
-        clauses.push(CatchKind::Catch { tag, target, exn: None });
+        clauses.push(CatchKind::Catch { tag, target, exn: Some(exn) });
+    }
+
+    /// At the end of a legacy clause's body (control `ci`), reached: its results, on top of
+    /// the stack and in their slots, move down over the clause's `exnref` to the block's
+    /// result slots, as after any block.
+    fn leave_clause(&mut self, ci: usize) {
+        let c = &self.ctrls[ci];
+        if c.kind != CtrlKind::Catch {
+            return;
+        }
+        let (base, results) = (c.base, c.results);
+        let h = self.height() - results;
+        for k in 0..results {
+            self.place(h + k, self.temp_slot(base + k));
+        }
+        self.stack.truncate(base as usize);
+        for _ in 0..results {
+            self.push();
+        }
     }
 
     /// A legacy `delegate l`: ends the `try` as `end` does; an exception its body throws goes
@@ -1150,7 +1151,7 @@ impl<'m> Translator<'m> {
             let from = match outer.kind {
                 CtrlKind::Func => u32::MAX,
                 CtrlKind::Try => outer.start + 1,
-                _ if outer.clauses.is_some() && outer.hidden.is_none() => outer.start + 1,
+                _ if outer.clauses.is_some() && !outer.legacy => outer.start + 1,
                 _ => outer.start,
             };
             let c = &mut self.ctrls[ci];
@@ -1258,14 +1259,6 @@ impl<'m> Translator<'m> {
             && !clauses.is_empty()
         {
             let start = self.f.catches.len() as u32;
-            // A legacy clause keeps the exception in its `try`'s hidden slot.
-            if let Some(k) = c.hidden {
-                for (i, k2) in clauses.iter().enumerate() {
-                    if let CatchKind::Catch { .. } = k2 {
-                        self.hidden_catches.push((start as usize + i, k));
-                    }
-                }
-            }
             self.f.handlers.push(Handler {
                 from: c.start + 1,
                 to: c.protects_to.unwrap_or(self.instr),
@@ -1288,6 +1281,12 @@ impl<'m> Translator<'m> {
         }
         if self.reachable {
             self.materialize_top(c.results);
+            if c.kind == CtrlKind::Catch {
+                self.ctrls.push(c);
+                let ci = self.ctrls.len() - 1;
+                self.leave_clause(ci);
+                c = self.ctrls.pop().expect("just pushed");
+            }
         }
         // An `if` without `else` jumps to its `end` when the condition is false.
         let mut patches = c.patches;
