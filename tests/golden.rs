@@ -1097,3 +1097,22 @@ fn rethrow_after_a_call_in_the_clause() {
     assert_eq!(r.unwrap(), vec![Value::I32(30)]);
     assert_eq!((c.calls, c.branches, c.returns), (1, 2, 2));
 }
+
+/// A clause whose label is the function's: landing returns, so the final `end` runs (1 more)
+/// and counts the return, as a `br` to the function's label does; every budget stops exactly.
+#[test]
+fn a_catch_to_the_function_label_returns() {
+    let wat = r#"(module
+      (tag $e (param i32))
+      (func (export "run") (param i32) (result i32)
+        try_table (catch $e 0)   ;; 1
+          local.get 0            ;; 2
+          throw $e               ;; 3: branch 1
+        end
+        i32.const 0))            ;; 4: the final end, return 1"#;
+    let (r, c) = run(wat, "run", &[Value::I32(8)]);
+    assert_eq!(r.unwrap(), vec![Value::I32(8)]);
+    assert_eq!(c, counters(4, 0, 0, 1, 1, 0, 0, 0));
+    let (full, _) = assert_every_budget_prefix(wat, 8);
+    assert_eq!(full, Value::I32(8));
+}

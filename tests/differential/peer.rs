@@ -359,6 +359,8 @@ mod wasmtime_peer {
             W::IntegerOverflow => TrapKind::IntegerOverflow,
             W::BadConversionToInteger => TrapKind::InvalidConversionToInteger,
             W::StackOverflow => TrapKind::StackOverflow,
+            // The modules compared have no other null reference to trap on than `throw_ref`'s.
+            W::NullReference => TrapKind::NullExceptionReference,
             _ => return PeerError::Trap { kind: None, message: trap.to_string() },
         };
         PeerError::Trap { kind: Some(kind), message: trap.to_string() }
