@@ -718,15 +718,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 frame = frame_at!(fp);
             }
             let t = body.targets[h.target as usize];
-            for (i, &v) in exns[exn].values.iter().enumerate() {
-                frame[t.dst as usize + i] = v as u64;
-                if body.wide {
-                    hi[fp + t.dst as usize + i] = (v >> 64) as u64;
-                }
-            }
-            if let Some(e) = h.exn {
-                frame[e as usize] = exn as u64 + 1;
-            }
+            catch_values(frame, hi, fp, (t.dst, h.exn), &exns[exn].values, exn, body.wide);
             match t.kind {
                 TargetKind::Return => {
                     // The function's final `end` runs.
@@ -1016,13 +1008,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 trap!(TrapKind::TooManyExceptions);
             }
             let n = inst.module.tag_type($tag).map_or(0, |t| t.params().len());
-            let values = (0..n)
-                .map(|i| {
-                    let s = $args as usize + i;
-                    let high = if body.wide { u128::from(hi[fp + s]) << 64 } else { 0 };
-                    u128::from(frame[s]) | high
-                })
-                .collect();
+            let values = thrown_values(frame, hi, fp, $args as usize, n, body.wide);
             exns.push(Exn { tag: inst.tags[$tag as usize], values });
             throw!(exns.len() - 1);
         }};
@@ -1195,6 +1181,51 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
         }
         super::ir::dispatch_op!(code[pc], exec_op);
         pc += 1;
+    }
+}
+
+/// The `n` values a `throw` takes from the slots from `args` of the frame at `fp`, with their
+/// high halves in a function that holds `v128` values (`wide`). Out of line, as is all of a
+/// throw, so that the loop stays compact.
+#[inline(never)]
+fn thrown_values(
+    frame: &[u64; FRAME_SLOTS],
+    hi: &[u64],
+    fp: usize,
+    args: usize,
+    n: usize,
+    wide: bool,
+) -> Box<[u128]> {
+    (args..args + n)
+        .map(|s| {
+            let high = if wide { u128::from(hi[fp + s]) << 64 } else { 0 };
+            u128::from(frame[s]) | high
+        })
+        .collect()
+}
+
+/// Writes a caught exception's `values` to the slots from `dst` of the frame at `fp` (both
+/// halves in a `wide` function), and its `exnref` (exception `exn` + 1) to slot `exn_slot`
+/// when the clause keeps it.
+#[inline(never)]
+fn catch_values(
+    frame: &mut [u64; FRAME_SLOTS],
+    hi: &mut [u64],
+    fp: usize,
+    (dst, exn_slot): (u16, Option<u16>),
+    values: &[u128],
+    exn: usize,
+    wide: bool,
+) {
+    let dst = dst as usize;
+    for (i, &v) in values.iter().enumerate() {
+        frame[dst + i] = v as u64;
+        if wide {
+            hi[fp + dst + i] = (v >> 64) as u64;
+        }
+    }
+    if let Some(e) = exn_slot {
+        frame[e as usize] = exn as u64 + 1;
     }
 }
 
