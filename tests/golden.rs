@@ -1116,3 +1116,40 @@ fn a_catch_to_the_function_label_returns() {
     let (full, _) = assert_every_budget_prefix(wat, 8);
     assert_eq!(full, Value::I32(8));
 }
+
+/// `delegate` to a block's label hands the exception to the handlers around that block (here
+/// the `try_table` it is in); to a `try_table`'s label, to that `try_table`'s clauses. It runs
+/// no instruction when it delegates.
+#[test]
+fn legacy_delegate_to_a_block_or_a_try_table() {
+    let wat = r#"(module
+      (tag $e (param i32))
+      (func (export "to_block") (result i32)
+        block $h (result i32)            ;; 1; its end 7
+          try_table (catch $e $h)        ;; 2
+            block $b                     ;; 3
+              try                        ;; 4
+                i32.const 12             ;; 5
+                throw $e                 ;; 6: branch 1
+              delegate $b
+            end
+          end
+          i32.const 0
+        end)                             ;; the final end 8
+      (func (export "to_try_table") (result i32)
+        block $h (result i32)            ;; 1; its end 6
+          try_table $t (catch $e $h)     ;; 2
+            try                          ;; 3
+              i32.const 13               ;; 4
+              throw $e                   ;; 5: branch 1
+            delegate $t
+          end
+          i32.const 0
+        end))                            ;; the final end 7"#;
+    let (r, c) = run(wat, "to_block", &[]);
+    assert_eq!(r.unwrap(), vec![Value::I32(12)]);
+    assert_eq!(c, counters(8, 0, 0, 1, 1, 0, 0, 0));
+    let (r, c) = run(wat, "to_try_table", &[]);
+    assert_eq!(r.unwrap(), vec![Value::I32(13)]);
+    assert_eq!(c, counters(7, 0, 0, 1, 1, 0, 0, 0));
+}
