@@ -238,7 +238,7 @@ fn differential_against_wasmi() {
     let tally = tally.into_inner().unwrap_or_else(|p| p.into_inner());
     let l = |c: &AtomicU64| c.load(Ordering::Relaxed);
     println!(
-        "differential: seeds {start}..{} ({} seeds, {threads} threads, peer {}) in {:.1} s",
+        "differential: seeds {start}..{} ({} seeds, {threads} threads, peer {}, wasmtime for exception seeds) in {:.1} s",
         start + count,
         l(&stats.seeds),
         default_peer().name(),
