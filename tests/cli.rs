@@ -1013,9 +1013,40 @@ fn module_errors_are_one_line() {
         one_line_failure(&o),
         format!(
             "qip-memory: {memory64}: uses memory64 (a 64-bit memory); the interpreter runs WebAssembly 2.0 with \
-             threads, tail calls and extended constants \
-             (at offset 0xb)"
+             threads, exceptions, tail calls and extended constants (at offset 0xb)"
         )
+    );
+}
+
+/// An exception that escapes the invoked export is reported like a trap, at the throwing
+/// instruction, naming its tag by its export name when it has one, else by its index.
+#[test]
+fn an_uncaught_exception_names_its_tag() {
+    let d = dir("uncaught");
+    // Type section 8..=0x11 (01 08 02 60 01 7f 00 60 00 00), function 0x12..=0x15, tag section
+    // 0x16..=0x1c (0d 05 02 00 00 00 00), export section 0x1d..=0x2a (07 0c 02, "boom" tag 0,
+    // "f" func 0), code: id 0x2b, size 0x2c, count 0x2d, body size 0x2e, locals 0x2f,
+    // `i32.const 7` 0x30..=0x31, `throw 0` at 0x32.
+    let m = module(
+        &d,
+        "exn.wasm",
+        r#"(module (tag $boom (export "boom") (param i32)) (tag $quiet (param i32))
+             (func (export "f") (throw $boom (i32.const 7))))"#,
+    );
+    let o = qip_memory(&["count", &m, "--invoke", "f"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o).lines().last().unwrap_or(""),
+        format!(
+            "qip-memory: {m}: f: trapped in `f` at module offset 0x32: uncaught exception of tag 0, \
+             exported as \"boom\", after 2 instructions"
+        )
+    );
+    // Counted up to the throw: `i32.const` and `throw`, no return.
+    assert!(
+        String::from_utf8(o.stdout.clone())
+            .unwrap()
+            .starts_with("instructions 2\ncalls 0\nindirect_calls 0\nreturns 0\n")
     );
 }
 

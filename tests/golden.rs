@@ -760,7 +760,7 @@ fn every_budget_prefix_is_exact_through_tail_calls() {
 /// tests/validate.rs).
 #[test]
 #[cfg(feature = "only-2-0")]
-fn only_2_0_refuses_tail_calls_and_extended_constants_by_name() {
+fn only_2_0_refuses_the_later_proposals_by_name() {
     let refusal = |wat: &str| {
         let e = Module::new(&wat::parse_str(wat).unwrap(), &Limits::default()).map(|_| ()).unwrap_err();
         (e.offset.0, e.kind.proposal().map(|p| p.name()), e.to_string())
@@ -778,6 +778,15 @@ fn only_2_0_refuses_tail_calls_and_extended_constants_by_name() {
     // Global 1's `global.get 0` at 0x12 (global 0 is 0xb..=0xf).
     let (offset, name, _) = refusal("(module (global i32 (i32.const 1)) (global i32 (global.get 0)))");
     assert_eq!((offset, name), (0x12, Some("extended constant expressions")));
+    // Memory section: id 8, size 9, count 0xa, the shared flags 0x03 at 0xb.
+    let (offset, name, _) = refusal("(module (memory 1 1 shared))");
+    assert_eq!((offset, name), (0xb, Some("threads")));
+    // Type section 8..=0xd, the tag section's id 13 at 0xe; a body's first instruction (as
+    // `return_call` above) at 0x17.
+    let (offset, name, _) = refusal("(module (tag))");
+    assert_eq!((offset, name), (0xe, Some("exception handling")));
+    let (offset, name, _) = refusal("(module (func (try_table)))");
+    assert_eq!((offset, name), (0x17, Some("exception handling")));
 }
 
 // ------------------------------------------------------------------ threads (docs/counting.md)
@@ -892,4 +901,423 @@ fn atomic_results_and_traps_on_one_thread() {
         TrapKind::Deadlock.message(),
         "deadlock: memory.atomic.wait without a timeout on the only thread can never be woken"
     );
+}
+
+// ---- exceptions (docs/counting.md, "Threads, exceptions and tail calls") ----------------------
+
+/// A `throw` caught by a `try_table` of its own function: the throw counts 1 and a branch, and
+/// the catch lands on its label's `end`, which runs.
+#[test]
+#[cfg(not(feature = "only-2-0"))]
+fn a_throw_caught_in_its_function_is_a_branch() {
+    let wat = r#"(module
+      (tag $e (param i32))
+      (func (export "run") (result i32)
+        block $h (result i32)        ;; 1
+          try_table (catch $e $h)    ;; 2
+            i32.const 5              ;; 3
+            throw $e                 ;; 4: branch 1, lands on $h's end with 5
+          end
+          i32.const 0
+        end                          ;; 5
+      ))                             ;; 6: return 1"#;
+    let (r, c) = run(wat, "run", &[]);
+    assert_eq!(r.unwrap(), vec![Value::I32(5)]);
+    assert_eq!(c, counters(6, 0, 0, 1, 1, 0, 0, 0));
+}
+
+/// A `throw` two frames below its handler: one branch, and one return for each function it
+/// leaves (their final `end`s do not run); the observer sees both leave at the throw's count.
+#[test]
+#[cfg(not(feature = "only-2-0"))]
+fn a_throw_caught_two_frames_up_returns_from_both() {
+    let wat = r#"(module
+      (tag $e (param i32))
+      (func $inner (param i32)
+        local.get 0                  ;; 7
+        throw $e)                    ;; 8: branch 1; $inner and $middle left: 2 returns
+      (func $middle (param i32)
+        local.get 0                  ;; 5
+        call $inner)                 ;; 6: call 2
+      (func (export "run") (result i32)
+        block $h (result i32)        ;; 1
+          try_table (catch $e $h)    ;; 2
+            i32.const 9              ;; 3
+            call $middle             ;; 4: call 1
+          end
+          i32.const 0
+        end                          ;; 9
+      ))                             ;; 10: return 3"#;
+    let (r, c) = run(wat, "run", &[]);
+    assert_eq!(r.unwrap(), vec![Value::I32(9)]);
+    assert_eq!(c, counters(10, 2, 0, 3, 1, 0, 0, 0));
+    let (mut store, inst, _) = instance(wat);
+    let f = store.get_func(inst, "run").unwrap();
+    let mut trace = CallTrace::default();
+    assert_eq!(store.call_observed(f, &[], &mut trace).unwrap(), vec![Value::I32(9)]);
+    assert_eq!(
+        trace.0,
+        [
+            "enter 2 @0",
+            "call indirect=false",
+            "enter 1 @4",
+            "call indirect=false",
+            "enter 0 @6",
+            "leave @8",
+            "leave @8",
+            "leave @10",
+        ]
+    );
+}
+
+/// `catch_ref` hands over the `exnref` after the values; `throw_ref` throws the same
+/// exception again (a second branch), and an outer clause for its tag gets its value.
+#[test]
+#[cfg(not(feature = "only-2-0"))]
+fn catch_ref_and_throw_ref_rethrow_the_same_exception() {
+    let wat = r#"(module
+      (tag $e (param i32))
+      (func (export "run") (result i32)
+        block $outer (result i32)          ;; 1
+          try_table (catch $e $outer)      ;; 2
+            block $h (result i32 exnref)   ;; 3
+              try_table (catch_ref $e $h)  ;; 4
+                i32.const 3                ;; 5
+                throw $e                   ;; 6: branch 1
+              end
+              unreachable
+            end                            ;; 7: 3 and the exnref
+            throw_ref                      ;; 8: branch 2, lands on $outer's end with 3
+          end
+          i32.const 0
+        end                                ;; 9
+      ))                                   ;; 10"#;
+    let (r, c) = run(wat, "run", &[]);
+    assert_eq!(r.unwrap(), vec![Value::I32(3)]);
+    assert_eq!(c, counters(10, 0, 0, 1, 2, 0, 0, 0));
+    // A null exnref traps at the `throw_ref`, which counts.
+    let wat = r#"(module (func (export "run") i32.const 1 drop ref.null exn throw_ref))"#;
+    let (r, c) = run(wat, "run", &[]);
+    assert!(matches!(r, Err(ExecError::Trap(t)) if t.kind == TrapKind::NullExceptionReference), "{r:?}");
+    assert_eq!(c, counters(4, 0, 0, 0, 0, 0, 0, 0));
+}
+
+/// The legacy `try`: an exception lands on its `catch`, which runs (1) before its body; the
+/// end of the `try` body and of a clause's body reach the next clause instruction, which
+/// counts 1, then the `try`'s `end` (as `else` does).
+#[test]
+#[cfg(not(feature = "only-2-0"))]
+fn legacy_catch_and_catch_all_count_as_else() {
+    let wat = r#"(module
+      (tag $e (param i32))
+      (func (export "run") (param i32) (result i32)
+        try (result i32)       ;; 1
+          local.get 0          ;; 2
+          if                   ;; 3
+            i32.const 4        ;; 4
+            throw $e           ;; 5: branch 1
+          end                  ;; (0: 4)
+          i32.const 1          ;; (0: 5)
+        catch $e               ;; 6 (0: 6, then the end)
+          i32.const 10         ;; 7
+          i32.add              ;; 8
+        catch_all              ;; 9
+          i32.const 99
+        end                    ;; 10 (0: 7)
+      ))                       ;; 11 (0: 8)"#;
+    let (r, c) = run(wat, "run", &[Value::I32(1)]);
+    assert_eq!(r.unwrap(), vec![Value::I32(14)]);
+    assert_eq!(c, counters(11, 0, 0, 1, 1, 0, 0, 0));
+    let (r, c) = run(wat, "run", &[Value::I32(0)]);
+    assert_eq!(r.unwrap(), vec![Value::I32(1)]);
+    assert_eq!(c, counters(8, 0, 0, 1, 0, 0, 0, 0));
+}
+
+/// `rethrow` throws the exception its `catch_all` caught again, and `delegate` to the
+/// function's label hands it to the caller without running: 2 branches, 3 functions left.
+/// A `delegate` to an enclosing `try` hands it to that `try`'s clauses.
+#[test]
+#[cfg(not(feature = "only-2-0"))]
+fn legacy_rethrow_and_delegate() {
+    let wat = r#"(module
+      (tag $e (param i32))
+      (func $thrower (param i32)
+        local.get 0                ;; 10
+        throw $e)                  ;; 11: branch 1, $thrower left
+      (func $relay (param i32)
+        try                        ;; 7
+          local.get 0              ;; 8
+          call $thrower            ;; 9
+        catch_all                  ;; 12
+          rethrow 0                ;; 13: branch 2, $relay and $delegating left
+        end)
+      (func $delegating (param i32)
+        try                        ;; 4
+          local.get 0              ;; 5
+          call $relay              ;; 6
+        delegate 0)
+      (func (export "run") (param i32) (result i32)
+        try (result i32)           ;; 1
+          local.get 0              ;; 2
+          call $delegating         ;; 3
+          i32.const -1
+        catch $e                   ;; 14
+        end)                       ;; 15; the final end 16
+      (func (export "nested") (result i32)
+        try (result i32)           ;; 1
+          try                      ;; 2
+            i32.const 6            ;; 3
+            throw $e               ;; 4: branch 1, to the outer try's catch
+          delegate 0
+          i32.const 0
+        catch $e                   ;; 5
+        end))                      ;; 6; the final end 7"#;
+    let (r, c) = run(wat, "run", &[Value::I32(7)]);
+    assert_eq!(r.unwrap(), vec![Value::I32(7)]);
+    assert_eq!(c, counters(16, 3, 0, 4, 2, 0, 0, 0));
+    let (r, c) = run(wat, "nested", &[]);
+    assert_eq!(r.unwrap(), vec![Value::I32(6)]);
+    assert_eq!(c, counters(7, 0, 0, 1, 1, 0, 0, 0));
+}
+
+/// An exception no handler catches ends the run like a trap at the throwing instruction,
+/// naming the tag in the throwing module: the throw counts, no branch and no return do.
+#[test]
+#[cfg(not(feature = "only-2-0"))]
+fn an_uncaught_exception_stops_at_the_throw() {
+    let wat = r#"(module
+      (tag $unused)
+      (tag $e (param i32))
+      (func $t (param i32)
+        local.get 0        ;; 3
+        throw $e)          ;; 4
+      (func (export "run") (result i32)
+        i32.const 3        ;; 1
+        call $t            ;; 2
+        i32.const 0))"#;
+    let (mut store, inst, bytes) = instance(wat);
+    let f = store.get_func(inst, "run").unwrap();
+    let r = store.call(f, &[]);
+    let Err(ExecError::Trap(t)) = r else { panic!("{r:?}") };
+    assert_eq!(t.kind, TrapKind::UncaughtException { tag: 1 });
+    assert_eq!(t.to_string(), format!("uncaught exception (tag 1) (at offset {})", t.offset));
+    assert_eq!(t.func, Some(FuncIndex(0)));
+    // `throw` is the second instruction of function 0.
+    assert_eq!(t.offset, ModuleOffset(instruction_offsets(&bytes, 0)[1] as u32));
+    assert_eq!(*store.counters(), counters(4, 1, 0, 0, 0, 0, 0, 0));
+}
+
+/// Every budget is exact through throws: stores in each activation of a recursion that throws
+/// at its bottom, caught in the entry function, which stores after the landing; and the same
+/// through the legacy clauses, `rethrow` included.
+#[test]
+#[cfg(not(feature = "only-2-0"))]
+fn every_budget_prefix_is_exact_through_throws() {
+    let deep = r#"
+      (tag $e (param i32))
+      (func $deep (param i32)
+        (i32.store (i32.shl (local.get 0) (i32.const 2)) (local.get 0))
+        (if (i32.eqz (local.get 0)) (then (throw $e (i32.const 77))))
+        (call $deep (i32.sub (local.get 0) (i32.const 1))))"#;
+    let wat = format!(
+        r#"(module (memory 1) {deep}
+      (func (export "run") (param i32) (result i32) (local $r i32)
+        (local.set $r
+          (block $h (result i32)
+            (try_table (catch $e $h) (call $deep (local.get 0)))
+            (i32.const 0)))
+        (i32.store (i32.const 400) (local.get $r))
+        (local.get $r)))"#
+    );
+    let (full, c) = assert_every_budget_prefix(&wat, 4);
+    assert_eq!(full, Value::I32(77));
+    // 5 activations of $deep, 5 stores there and 1 after; each activation left by the throw.
+    assert_eq!((c.calls, c.returns, c.branches, c.memory_writes), (5, 6, 1, 6));
+    let wat = format!(
+        r#"(module (memory 1) {deep}
+      (func (export "run") (param i32) (result i32) (local $v i32)
+        try (result i32)
+          try (result i32)
+            local.get 0
+            call $deep
+            i32.const 0
+          catch $e
+            local.set $v
+            (i32.store (i32.const 404) (local.get $v))
+            rethrow 0
+          end
+        catch_all
+          i32.const 5
+        end))"#
+    );
+    let (full, c) = assert_every_budget_prefix(&wat, 3);
+    assert_eq!(full, Value::I32(5));
+    assert_eq!((c.calls, c.returns, c.branches, c.memory_writes), (4, 5, 2, 5));
+}
+
+/// A clause whose label is a `loop` lands on the loop's first instruction with the values as
+/// the loop's parameters: a branch and a loop iteration each time. `run(k)` throws `k` times.
+#[cfg(not(feature = "only-2-0"))]
+const THROWING_LOOP: &str = r#"
+  (tag $e (param i32))
+  (func (export "run") (param $k i32) (result i32) (local $n i32)
+    i32.const 0                        ;; 1
+    loop $l (param i32) (result i32)   ;; 2
+      local.set $n                     ;; an iteration that throws: 10
+      local.get $n
+      local.get $k
+      i32.lt_u
+      if
+        try_table (catch $e $l)
+          local.get $n
+          i32.const 1
+          i32.add
+          throw $e                     ;; branch, loop iteration
+        end
+      end                              ;; the last iteration: local.set to here, 6
+      local.get $n                     ;; 7
+    end                                ;; 8
+  )                                    ;; 1
+"#;
+
+#[test]
+#[cfg(not(feature = "only-2-0"))]
+fn a_catch_into_a_loop_is_an_iteration() {
+    let (r, c) = run(&format!("(module {THROWING_LOOP})"), "run", &[Value::I32(3)]);
+    assert_eq!(r.unwrap(), vec![Value::I32(3)]);
+    assert_eq!(c, counters(2 + 3 * 10 + 8 + 1, 0, 0, 1, 3, 3, 0, 0));
+}
+
+/// Exceptions carry `v128` values whole, across a call.
+#[test]
+#[cfg(not(feature = "only-2-0"))]
+fn an_exception_carries_a_v128() {
+    let wat = r#"(module
+      (tag $v (param v128 i32))
+      (func $t (throw $v (v128.const i32x4 1 2 3 4) (i32.const 9)))   ;; 4, 5, 6
+      (func (export "run") (result v128 i32)
+        (block $h (result v128 i32)                                 ;; 1; its end 7
+          (try_table (catch $v $h) (call $t))                       ;; 2, 3
+          (unreachable))))                                          ;; the final end 8"#;
+    let (r, c) = run(wat, "run", &[]);
+    assert_eq!(r.unwrap(), vec![Value::V128(4 << 96 | 3 << 64 | 2 << 32 | 1), Value::I32(9)]);
+    assert_eq!(c, counters(8, 1, 0, 2, 1, 0, 0, 0));
+}
+
+/// At most `Limits::max_exceptions` exception objects: the throw past it traps, counted. They
+/// are reclaimed when a call starts, unless a global or table of `exnref`s could keep one.
+#[test]
+#[cfg(not(feature = "only-2-0"))]
+fn exceptions_are_bounded_and_reclaimed() {
+    let limits = Limits { max_exceptions: 2, ..Limits::default() };
+    let call = |wat: &str, calls: &[i32]| {
+        let bytes = wat::parse_str(wat).unwrap();
+        let module = Arc::new(Module::new(&bytes, &limits).unwrap());
+        let mut store = Store::new(limits.clone());
+        let inst = store.instantiate(module, &[]).unwrap();
+        let f = store.get_func(inst, "run").unwrap();
+        calls
+            .iter()
+            .map(|&k| {
+                store.reset_counters();
+                (store.call(f, &[Value::I32(k)]), store.counters().instructions)
+            })
+            .collect::<Vec<_>>()
+    };
+    let plain = format!("(module {THROWING_LOOP})");
+    let r = call(&plain, &[2, 2, 3]);
+    assert_eq!(r[0].0, Ok(vec![Value::I32(2)]));
+    assert_eq!(r[1].0, Ok(vec![Value::I32(2)]), "the first call's exceptions were reclaimed");
+    assert!(matches!(r[2].0, Err(ExecError::Trap(t)) if t.kind == TrapKind::TooManyExceptions), "{:?}", r[2]);
+    // The third throw traps: 2 + 3 × 10 instructions.
+    assert_eq!(r[2].1, 32);
+    let rooted = format!("(module (global (mut exnref) (ref.null exn)) {THROWING_LOOP})");
+    let r = call(&rooted, &[2, 1]);
+    assert_eq!(r[0].0, Ok(vec![Value::I32(2)]));
+    assert!(matches!(r[1].0, Err(ExecError::Trap(t)) if t.kind == TrapKind::TooManyExceptions), "{:?}", r[1]);
+}
+
+/// A legacy clause keeps its exception while its body calls other functions: `rethrow` after
+/// a call (whose frame starts above the clause's operands) throws the caught exception.
+#[test]
+#[cfg(not(feature = "only-2-0"))]
+fn rethrow_after_a_call_in_the_clause() {
+    let wat = r#"(module
+      (tag $e (param i32))
+      (func $busy (param i32) (result i32) (local i32 i32 i32 i32)
+        (local.set 1 (i32.const 1)) (local.set 2 (i32.const 2))
+        (local.set 3 (i32.const 3)) (local.set 4 (i32.const 4))
+        (i32.add (local.get 0) (local.get 4)))
+      (func (export "run") (result i32)
+        try (result i32)
+          try (result i32)
+            (throw $e (i32.const 30))
+          catch $e
+            call $busy
+            drop
+            rethrow 0
+          end
+        catch $e
+        end))"#;
+    let (r, c) = run(wat, "run", &[]);
+    assert_eq!(r.unwrap(), vec![Value::I32(30)]);
+    assert_eq!((c.calls, c.branches, c.returns), (1, 2, 2));
+}
+
+/// A clause whose label is the function's: landing returns, so the final `end` runs (1 more)
+/// and counts the return, as a `br` to the function's label does; every budget stops exactly.
+#[test]
+#[cfg(not(feature = "only-2-0"))]
+fn a_catch_to_the_function_label_returns() {
+    let wat = r#"(module
+      (tag $e (param i32))
+      (func (export "run") (param i32) (result i32)
+        try_table (catch $e 0)   ;; 1
+          local.get 0            ;; 2
+          throw $e               ;; 3: branch 1
+        end
+        i32.const 0))            ;; 4: the final end, return 1"#;
+    let (r, c) = run(wat, "run", &[Value::I32(8)]);
+    assert_eq!(r.unwrap(), vec![Value::I32(8)]);
+    assert_eq!(c, counters(4, 0, 0, 1, 1, 0, 0, 0));
+    let (full, _) = assert_every_budget_prefix(wat, 8);
+    assert_eq!(full, Value::I32(8));
+}
+
+/// `delegate` to a block's label hands the exception to the handlers around that block (here
+/// the `try_table` it is in); to a `try_table`'s label, to that `try_table`'s clauses. It runs
+/// no instruction when it delegates.
+#[test]
+#[cfg(not(feature = "only-2-0"))]
+fn legacy_delegate_to_a_block_or_a_try_table() {
+    let wat = r#"(module
+      (tag $e (param i32))
+      (func (export "to_block") (result i32)
+        block $h (result i32)            ;; 1; its end 7
+          try_table (catch $e $h)        ;; 2
+            block $b                     ;; 3
+              try                        ;; 4
+                i32.const 12             ;; 5
+                throw $e                 ;; 6: branch 1
+              delegate $b
+            end
+          end
+          i32.const 0
+        end)                             ;; the final end 8
+      (func (export "to_try_table") (result i32)
+        block $h (result i32)            ;; 1; its end 6
+          try_table $t (catch $e $h)     ;; 2
+            try                          ;; 3
+              i32.const 13               ;; 4
+              throw $e                   ;; 5: branch 1
+            delegate $t
+          end
+          i32.const 0
+        end))                            ;; the final end 7"#;
+    let (r, c) = run(wat, "to_block", &[]);
+    assert_eq!(r.unwrap(), vec![Value::I32(12)]);
+    assert_eq!(c, counters(8, 0, 0, 1, 1, 0, 0, 0));
+    let (r, c) = run(wat, "to_try_table", &[]);
+    assert_eq!(r.unwrap(), vec![Value::I32(13)]);
+    assert_eq!(c, counters(7, 0, 0, 1, 1, 0, 0, 0));
 }

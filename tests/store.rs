@@ -187,3 +187,51 @@ fn a_tail_call_reaches_the_host() {
     // local.get, i32.const, i32.add, return_call.
     assert_eq!((c.instructions, c.calls, c.returns, c.branches), (4, 1, 1, 0));
 }
+
+/// Tags have one identity per instantiation: a module that imports a tag catches the
+/// exporter's exceptions of it; two instances of one module, a tag of the same type defined
+/// elsewhere, and a host's tag (`Store::new_tag`) are different tags. An import must have the
+/// tag's exact type.
+#[test]
+fn imported_tags_share_their_exporters_identity() {
+    use qip_memory::wasm::{ExecError, InstantiateError, TrapKind};
+    let exporter = module(
+        r#"(module (tag $e (export "e") (param i32))
+             (func (export "throw") (param i32) (throw $e (local.get 0))))"#,
+    );
+    let catcher = module(
+        r#"(module (import "m" "e" (tag $e (param i32))) (import "m" "throw" (func $throw (param i32)))
+             (func (export "run") (param i32) (result i32)
+               (block $h (result i32)
+                 (try_table (catch $e $h) (call $throw (local.get 0)))
+                 (i32.const -1))))"#,
+    );
+    let mut store = Store::new(Limits::default());
+    let a = store.instantiate(exporter.clone(), &[]).unwrap();
+    let b = store.instantiate(exporter, &[]).unwrap();
+    let (e_a, e_b) = (store.get_export(a, "e").unwrap(), store.get_export(b, "e").unwrap());
+    assert_ne!(e_a, e_b, "one tag per instantiation");
+    let (throw_a, throw_b) = (store.get_export(a, "throw").unwrap(), store.get_export(b, "throw").unwrap());
+    let run = |store: &mut Store, tag: Extern, throw: Extern| {
+        let c = store.instantiate(catcher.clone(), &[tag, throw]).unwrap();
+        let f = store.get_func(c, "run").unwrap();
+        store.call(f, &[Value::I32(42)])
+    };
+    assert_eq!(run(&mut store, e_a, throw_a), Ok(vec![Value::I32(42)]));
+    // Another instance's tag does not catch: the exception ends the run, named in the module
+    // of its throw (tag 0 there).
+    let r = run(&mut store, e_b, throw_a);
+    assert!(
+        matches!(r, Err(ExecError::Trap(t)) if t.kind == TrapKind::UncaughtException { tag: 0 }),
+        "{r:?}"
+    );
+    let host = store.new_tag(FuncType::new([ValType::I32], []));
+    let r = run(&mut store, Extern::Tag(host), throw_b);
+    assert!(matches!(r, Err(ExecError::Trap(_))), "{r:?}");
+    // A tag of another type does not link.
+    let other = store.new_tag(FuncType::new([ValType::I64], []));
+    assert!(matches!(
+        store.instantiate(catcher, &[Extern::Tag(other), throw_a]),
+        Err(InstantiateError::Link(_))
+    ));
+}

@@ -54,11 +54,13 @@ fn ours(bytes: &[u8]) -> Option<Result<(), (u32, String)>> {
 /// implements (docs/interpreter.md, "Proposals after 2.0").
 const RUNS_FEATURES: WasmFeatures = WasmFeatures::WASM2
     .union(WasmFeatures::THREADS)
+    .union(WasmFeatures::EXCEPTIONS)
+    .union(WasmFeatures::LEGACY_EXCEPTIONS)
     .union(WasmFeatures::TAIL_CALL)
     .union(WasmFeatures::EXTENDED_CONST);
 
 /// How a refusal of a later proposal ends, in `{RUNS}` of the messages below.
-const RUNS: &str = "WebAssembly 2.0 with threads, tail calls and extended constants";
+const RUNS: &str = "WebAssembly 2.0 with threads, exceptions, tail calls and extended constants";
 
 /// wasmparser's verdict with the features the interpreter runs. A constant expression may read
 /// any earlier immutable global (the issue's rule, WebAssembly 3.0's), which wasmparser allows
@@ -190,7 +192,7 @@ fn beyond_2_0(seed: u64, c: &mut wasm_smith::Config) -> Option<(Proposal, WasmFe
         }
         1 => {
             c.exceptions_enabled = true;
-            Some((Proposal::ExceptionHandling, WasmFeatures::EXCEPTIONS))
+            None
         }
         2 => {
             c.threads_enabled = true;
@@ -289,10 +291,10 @@ fn our_validator_agrees_with_wasmparser() {
     assert!(t.accepted > n, "too few valid modules: {}", t.accepted);
     assert!(t.rejected > n, "too few rejected modules: {}", t.rejected);
     // Each of the seven features gets a seventh of the seeds; most of its modules use it. The
-    // four refused are named; the modules of the three run are valid, and many of the threads
+    // three refused are named; the modules of the four run are valid, and many of the threads
     // ones use the proposal.
     if n >= 700 {
-        assert_eq!(t.named.len(), 4, "a proposal never named: {:?}", t.named);
+        assert_eq!(t.named.len(), 3, "a proposal never named: {:?}", t.named);
         assert!(threads_used > threads / 4, "{threads_used} of {threads} use threads");
     }
 }
@@ -453,34 +455,55 @@ fn threads_are_valid() {
 }
 
 #[test]
-fn exception_handling_by_name() {
-    // Type section 8..=0xd (01 04 01 60 00 00), then the tag section's id 13 at 0xe.
-    refused(
-        "(module (tag))",
-        Proposal::ExceptionHandling,
-        Some(WasmFeatures::EXCEPTIONS),
-        0xe,
-        "uses exception handling (a tag section); the interpreter runs {RUNS} (at offset 0xe)",
+fn exceptions_load() {
+    let eh = WasmFeatures::EXCEPTIONS;
+    runs("(module (tag))", eh);
+    runs("(module (tag (param i32 f64)) (func (throw 0 (i32.const 1) (f64.const 2))))", eh);
+    runs("(module (import \"m\" \"t\" (tag (param i64))) (export \"t\" (tag 0)))", eh);
+    runs(
+        "(module (tag (param i32)) (func (result i32 exnref) \
+         (block (result i32 exnref) (try_table (catch_ref 0 0) (throw 0 (i32.const 7))) unreachable)))",
+        eh,
     );
-    // Type 8..=0xd, function 0xe..=0x11 (03 02 01 00), code: id 0x12, size 0x13, count 0x14,
-    // body size 0x15, locals 0x16, `try_table` at 0x17.
-    refused(
-        "(module (func (try_table)))",
-        Proposal::ExceptionHandling,
-        Some(WasmFeatures::EXCEPTIONS),
-        0x17,
-        "uses exception handling (try_table, opcode 0x1f); the interpreter runs {RUNS} \
-         (at offset 0x17)",
+    runs("(module (func (param exnref) (throw_ref (local.get 0))))", eh);
+    runs(
+        "(module (func (result exnref) (ref.null exn)) (global exnref (ref.null exn)) (table 1 exnref))",
+        eh,
     );
-    // An import of kind 4 (a tag): import section id 0xe, size 0xf, count 0x10, names "m"
-    // (0x11..=0x12) and "t" (0x13..=0x14), kind at 0x15.
-    refused(
-        "(module (import \"m\" \"t\" (tag)))",
-        Proposal::ExceptionHandling,
-        Some(WasmFeatures::EXCEPTIONS),
-        0x15,
-        "uses exception handling (a tag import or export); the interpreter runs {RUNS} \
-         (at offset 0x15)",
+    let legacy = WasmFeatures::LEGACY_EXCEPTIONS | WasmFeatures::EXCEPTIONS;
+    runs("(module (tag) (func try throw 0 catch 0 rethrow 0 catch_all end))", legacy);
+    runs("(module (func block try nop delegate 0 end))", legacy);
+}
+
+/// Wrong uses of tags and handlers are refused with wasmparser, at the instruction or entry:
+/// offsets worked out from the encoding.
+#[test]
+fn exceptions_refused() {
+    let refuse = |wat: &str, offset: u32, message: &str| {
+        let bytes = wat::parse_str(wat).expect("the text encodes");
+        assert!(theirs(&bytes).is_err(), "wasmparser accepts {wat}");
+        let e = Module::new(&bytes, &Limits::default()).map(|_| ()).expect_err(wat);
+        assert_eq!(
+            (e.offset.0, e.to_string()),
+            (offset, format!("{message} (at offset {offset:#x})")),
+            "{wat}"
+        );
+    };
+    // Type section 8..=0xe (01 05 01 60 00 01 7f), tag section: id 0xf, size 0x10, count 0x11,
+    // attribute 0x12, type index 0x13: a tag type with a result.
+    refuse("(module (tag (result i32)))", 0x13, "non-empty tag result type");
+    // Type 8..=0xd (01 04 01 60 00 00), function 0xe..=0x11, code: id 0x12, size 0x13, count
+    // 0x14, body size 0x15, locals 0x16, `throw 0` at 0x17 with no tag.
+    refuse("(module (func (throw 0)))", 0x17, "unknown tag 0");
+    // `throw_ref` at 0x17 with an empty stack.
+    refuse("(module (func (throw_ref)))", 0x17, "type mismatch: expected exnref, found nothing");
+    // Type 8..=0xd, function 0xe..=0x11, tag 0x12..=0x16 (0d 03 01 00 00), code: id 0x17,
+    // size 0x18, count 0x19, body size 0x1a, locals 0x1b, `try_table` at 0x1c: its `catch_ref`
+    // hands an exnref to a label of no values.
+    refuse(
+        "(module (tag) (func (block (try_table (catch_ref 0 0)))))",
+        0x1e,
+        "type mismatch: unexpected exnref",
     );
 }
 

@@ -90,6 +90,10 @@ pub fn describe(module: &Module, ty: &ImportType) -> String {
             }
         }
         ImportType::Table(t) => format!("table {} {}..", t.element_type, t.initial),
+        ImportType::Tag(t) => match module.type_at(*t) {
+            Some(f) => format!("tag {}", signature(f)),
+            None => String::from("tag"),
+        },
     }
 }
 
@@ -201,6 +205,8 @@ fn stubbed(
             let null = Value::default_of(t.element_type.into());
             Extern::Table(store.new_table(*t, null))
         }
+        // A tag of its own: no other module throws its exceptions.
+        ImportType::Tag(t) => Extern::Tag(store.new_tag(module.type_at(*t).cloned().unwrap_or_default())),
     })
 }
 

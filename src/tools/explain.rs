@@ -53,3 +53,16 @@ pub fn function_name(target: &[u8], index: u32) -> String {
         _ => format!("`{}`", names.get(index)),
     }
 }
+
+/// A trap's kind for a sentence: its message, and for an exception that no handler caught
+/// the tag by its export name when the module exports it (`uncaught exception of tag 0,
+/// exported as "boom"`), else by its index (`uncaught exception (tag 0)`).
+pub fn trap_kind(kind: crate::wasm::TrapKind, exports: &[crate::wasm::Export]) -> String {
+    if let crate::wasm::TrapKind::UncaughtException { tag } = kind
+        && let Some(e) =
+            exports.iter().find(|e| e.kind == crate::wasm::ExternalKind::Tag && e.index == u32::from(tag))
+    {
+        return format!("{} of tag {tag}, exported as {:?}", kind.message(), e.name);
+    }
+    format!("{kind}")
+}

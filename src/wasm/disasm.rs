@@ -6,14 +6,15 @@
 //! offset in the module, then the op as [`Op`]'s `Display` prints it. Every fuel block starts
 //! with its `Fuel` op and a blank line before it; operands that index a side table (branch
 //! targets with moves, `br_table` entries, `v128` constants, shuffles, table pairs) are resolved
-//! after a `;`.
+//! after a `;`. The exception handlers follow the code, inner before outer: the instructions
+//! each protects and its clauses, each with the target it lands on.
 
 use alloc::string::String;
 use core::fmt::Write;
 
 use super::error::FuncIndex;
 use super::ir::{BranchTarget, Op};
-use super::module::{CompiledFunc, Module};
+use super::module::{CatchKind, CompiledFunc, Module};
 
 impl Module {
     /// The listing of defined function `func`'s internal code (see the module docs), or `None`
@@ -47,6 +48,28 @@ fn write_listing(out: &mut String, func: FuncIndex, f: &CompiledFunc) -> core::f
         let cum = f.cum.get(pc).copied().unwrap_or(0);
         write!(out, "{pc:>6} {instr:>6} {cum:>4} {:>8}  {op}", alloc::format!("0x{offset:x}"))?;
         write_side_table(out, f, op)?;
+        out.push('\n');
+    }
+    for h in &f.handlers {
+        write!(out, "\nhandler instr {}..{}:", h.from, h.to)?;
+        for c in f.catches.iter().skip(h.start as usize).take(h.len as usize) {
+            match *c {
+                CatchKind::Catch { tag, target, exn } => {
+                    match tag {
+                        Some(t) => write!(out, " catch tag {t} ")?,
+                        None => out.write_str(" catch_all ")?,
+                    }
+                    write_target(out, f.targets.get(target as usize))?;
+                    if let Some(e) = exn {
+                        write!(out, " exnref s{e}")?;
+                    }
+                }
+                CatchKind::Delegate { from: u32::MAX } => out.write_str(" delegate to the caller")?,
+                CatchKind::Delegate { from } => write!(out, " delegate to instr {from}")?,
+            }
+        }
+    }
+    if !f.handlers.is_empty() {
         out.push('\n');
     }
     Ok(())

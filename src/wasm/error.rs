@@ -201,11 +201,22 @@ pub enum Invalid {
     AtomicAlignment,
     /// A start function that takes parameters or returns results.
     StartFunction,
+    /// A tag index past the module's tags (the exception-handling proposal).
+    UnknownTag(u32),
+    /// A tag whose type has results, or a tag attribute other than 0 (exceptions).
+    TagType,
+    /// A `try_table` catch clause whose kind byte is not 0 to 3.
+    CatchKind,
+    /// A legacy `catch`, `catch_all` or `delegate` that closes no `try`, or a `catch` after
+    /// `catch_all`.
+    CatchWithoutTry,
+    /// A legacy `rethrow` whose label is not a `catch` or `catch_all` clause.
+    RethrowLabel,
     /// A construct of a proposal after 2.0, the first the decoder met: which proposal and what
     /// was seen (the table of signs, docs/interpreter.md "Proposals after 2.0"). Malformed or
     /// invalid for 2.0 like the rest, but named, so that whoever built the module knows which
     /// feature to turn off. Displays as `uses memory64 (a 64-bit memory); the interpreter
-    /// runs WebAssembly 2.0 with tail calls and extended constants`.
+    /// runs WebAssembly 2.0 with threads, exceptions, tail calls and extended constants`.
     Proposal(Sign),
 }
 
@@ -280,6 +291,11 @@ impl fmt::Display for Invalid {
             Invalid::SharedMemoryMaximum => f.write_str("shared memory must have maximum"),
             Invalid::AtomicAlignment => f.write_str("atomic alignment must be natural"),
             Invalid::StartFunction => f.write_str("start function must have type [] -> []"),
+            Invalid::UnknownTag(i) => write!(f, "unknown tag {i}"),
+            Invalid::TagType => f.write_str("non-empty tag result type"),
+            Invalid::CatchKind => f.write_str("malformed catch clause"),
+            Invalid::CatchWithoutTry => f.write_str("catch found outside of a `try` block"),
+            Invalid::RethrowLabel => f.write_str("invalid rethrow label"),
             Invalid::Proposal(s) => {
                 write!(f, "uses {} ({s}); the interpreter runs {RUNS}", s.proposal().name())
             }
@@ -425,6 +441,20 @@ pub enum TrapKind {
     /// on the one thread the interpreter runs, no `memory.atomic.notify` can ever wake it, so
     /// the run ends here instead of waiting forever.
     Deadlock,
+    /// An exception that no handler of the run caught (the exception-handling proposal;
+    /// docs/counting.md): `tag` is its tag's index in the tag index space of the module whose
+    /// instruction threw it, or `u16::MAX` when that module cannot name it in 16 bits (an
+    /// exception of another module's tag thrown again by `throw_ref`, or a tag index past
+    /// 65,534). Sixteen bits keep [`Trap`] at 16 bytes.
+    UncaughtException {
+        /// The tag's index in the throwing module.
+        tag: u16,
+    },
+    /// `throw_ref` of a null `exnref`.
+    NullExceptionReference,
+    /// A run created more exception objects than [`Limits::max_exceptions`](super::Limits)
+    /// allows (docs/limits.md).
+    TooManyExceptions,
 }
 
 impl TrapKind {
@@ -451,13 +481,22 @@ impl TrapKind {
             TrapKind::Deadlock => {
                 "deadlock: memory.atomic.wait without a timeout on the only thread can never be woken"
             }
+            TrapKind::UncaughtException { .. } => "uncaught exception",
+            TrapKind::NullExceptionReference => "null exception reference",
+            TrapKind::TooManyExceptions => "too many exceptions",
         }
     }
 }
 
 impl fmt::Display for TrapKind {
+    /// The message; an uncaught exception adds its tag: `uncaught exception (tag 1)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.message())
+        match *self {
+            TrapKind::UncaughtException { tag } if tag != u16::MAX => {
+                write!(f, "{} (tag {tag})", self.message())
+            }
+            _ => f.write_str(self.message()),
+        }
     }
 }
 
@@ -596,7 +635,9 @@ mod tests {
 
     /// The error types stay small: they travel in every `Result` of loading and calling, so a
     /// large variant would widen all of them (the large payloads are boxed for this). Before
-    /// the typed fields: `ExecError` 32 bytes, `LoadError` 40 (sizes on 64-bit targets).
+    /// the typed fields: `ExecError` 32 bytes, `LoadError` 40 (sizes on 64-bit targets). The
+    /// tag of an uncaught exception ([`TrapKind::UncaughtException`]) took `Trap` from 16 to
+    /// 20 bytes and `ExecError` from 16 to 24.
     #[test]
     #[cfg(target_pointer_width = "64")]
     fn error_sizes() {

@@ -27,6 +27,11 @@ pub struct Limits {
     /// Most functions (imported + defined) in a module. Default 65,536 (QIP's interpreter: 4,096
     /// defined).
     pub max_functions: u32,
+    /// Most exception objects a store holds (the exception-handling proposal): each `throw`
+    /// creates one, kept while an `exnref` may point at it. They are reclaimed when a call
+    /// starts, unless an instance has a global or table of `exnref`s; a `throw` past the
+    /// limit traps (`too many exceptions`). Default 65,536.
+    pub max_exceptions: u32,
 }
 
 impl Default for Limits {
@@ -38,6 +43,7 @@ impl Default for Limits {
             max_frames: 1024,
             max_value_stack: 1 << 18,
             max_functions: 1 << 16,
+            max_exceptions: 1 << 16,
         }
     }
 }

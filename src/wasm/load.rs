@@ -130,6 +130,15 @@ pub(crate) fn load(bytes: &[u8], limits: &Limits) -> Result<Module, LoadError> {
                     m.memories.push(t);
                 }
             }
+            id::TAG => {
+                if !Proposal::ExceptionHandling.runs() {
+                    unreachable!();
+                }
+                for _ in 0..r.len().at(r)? {
+                    let t = tag_type(r, &m)?;
+                    m.tags.push(t);
+                }
+            }
             id::GLOBAL => {
                 facts.refs.resize(m.func_types.len(), false);
                 for _ in 0..r.len().at(r)? {
@@ -181,6 +190,20 @@ pub(crate) fn load(bytes: &[u8], limits: &Limits) -> Result<Module, LoadError> {
         return Err(LoadError::invalid(end, Invalid::DataCountMismatch));
     }
     Ok(m)
+}
+
+/// A tag's type (the exception-handling proposal, "Binary format"): the attribute byte 0
+/// (an exception), then a function type index whose type has no results; an error is placed
+/// at the byte that breaks the rule.
+fn tag_type(r: &mut Reader<'_>, m: &Module) -> Result<u32, LoadError> {
+    r.byte_as(Invalid::TagType, |b| (b == 0).then_some(())).at(r)?;
+    let at = r.offset();
+    let t = r.u32().at(r)?;
+    match m.types.get(t as usize) {
+        None => Err(LoadError::invalid(at, Invalid::UnknownType(t))),
+        Some(ty) if !ty.results().is_empty() => Err(LoadError::invalid(at, Invalid::TagType)),
+        Some(_) => Ok(t),
+    }
 }
 
 /// Table limits (spec 3.2.2): the minimum at most the maximum.
@@ -245,6 +268,15 @@ fn imports(r: &mut Reader<'_>, m: &mut Module, facts: &mut Facts) -> Result<(), 
                 m.global_types.push(t);
                 ImportType::Global(t)
             }
+            ExternalKind::Tag => {
+                if !Proposal::ExceptionHandling.runs() {
+                    unreachable!()
+                }
+                let t = tag_type(r, m)?;
+                m.tags.push(t);
+                m.num_imported_tags += 1;
+                ImportType::Tag(t)
+            }
         };
         m.imports.push(Import { module: module.into(), name: name.into(), ty });
     }
@@ -264,6 +296,7 @@ fn exports(r: &mut Reader<'_>, m: &mut Module, facts: &mut Facts) -> Result<(), 
             ExternalKind::Table => (index as usize) < facts.tables.len(),
             ExternalKind::Memory => index < facts.memories,
             ExternalKind::Global => (index as usize) < m.global_types.len(),
+            ExternalKind::Tag => (index as usize) < m.tags.len(),
         };
         if !known {
             let why = match kind {
@@ -271,6 +304,7 @@ fn exports(r: &mut Reader<'_>, m: &mut Module, facts: &mut Facts) -> Result<(), 
                 ExternalKind::Table => Invalid::UnknownTable(index),
                 ExternalKind::Memory => Invalid::UnknownMemory(index),
                 ExternalKind::Global => Invalid::UnknownGlobal(index),
+                ExternalKind::Tag => Invalid::UnknownTag(index),
             };
             return Err(LoadError::invalid(at, why));
         }
@@ -366,7 +400,7 @@ fn const_expr(
     let folded = match ops {
         &[ConstOp::Push(e)] => Some(e),
         // Only extended constants have more instructions (which `only-2-0` refuses above).
-        _ if !Proposal::ExtendedConst.runs() => unreachable!("refused above"),
+        _ if !Proposal::ExtendedConst.runs() => unreachable!(),
         _ => ConstOp::eval(ops, |_| None).map(ConstExpr::Value),
     };
     if let Some(e) = folded {
@@ -457,6 +491,7 @@ fn data_segment(r: &mut Reader<'_>, m: &mut Module, facts: &mut Facts) -> Result
 }
 
 /// The code section: every body validated and translated.
+#[inline(never)]
 fn code(r: &mut Reader<'_>, m: &mut Module, facts: &mut Facts, limits: &Limits) -> Result<(), LoadError> {
     let at = r.offset();
     let bodies = code::bodies(r).at(r)?;
@@ -476,6 +511,7 @@ fn code(r: &mut Reader<'_>, m: &mut Module, facts: &mut Facts, limits: &Limits) 
             elems: &facts.elems,
             data_count: facts.data_count,
             refs: &facts.refs,
+            tags: &m.tags,
         };
         let mut scratch = Scratch::default();
         for (i, body) in bodies.iter().enumerate() {

@@ -41,5 +41,5 @@ pub use error::{
 pub use limits::Limits;
 pub use module::{Export, Getter, Import, ImportType, Module};
 pub use observe::{NoObserver, Observer};
-pub use store::{Caller, Extern, Func, Global, HostFn, Instance, Memory, Store, Table};
+pub use store::{Caller, Extern, Func, Global, HostFn, Instance, Memory, Store, Table, Tag};
 pub use value::Value;

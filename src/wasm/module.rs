@@ -88,6 +88,9 @@ pub enum ImportType {
     Memory(MemoryType),
     /// A global.
     Global(GlobalType),
+    /// A tag (the exception-handling proposal) of the module's type index: an import
+    /// matches a tag of exactly that function type.
+    Tag(u32),
 }
 
 /// An export.
@@ -136,6 +139,33 @@ pub enum Getter {
     Global(u32),
 }
 
+/// A `try_table` or legacy `try` of a translated body: the Wasm instructions it protects and
+/// its clauses (docs/interpreter.md, "Exceptions"). A function's handlers are listed inner
+/// before outer, so the first that covers an instruction and has a matching clause catches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Handler {
+    /// The function-relative indices of the instructions it protects: `from..to` (the body
+    /// of the `try_table`, or of the `try` up to its first `catch`, `catch_all` or
+    /// `delegate`).
+    pub from: u32,
+    pub to: u32,
+    /// Its clauses: `CompiledFunc::catches[start..start + len]`, in order.
+    pub start: u32,
+    pub len: u32,
+}
+
+/// What one handler clause does with an exception.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CatchKind {
+    /// Catches an exception of the module's tag `tag` (`None`: any exception) and branches
+    /// to `targets[target]` with its values; the `exnref` goes to slot `exn` when the clause
+    /// keeps it (`catch_ref`, `catch_all_ref`, and every legacy clause, for `rethrow`).
+    Catch { tag: Option<u32>, target: u32, exn: Option<u16> },
+    /// A legacy `delegate`: the search goes on in this function among the handlers that
+    /// cover instruction `from` (`u32::MAX`: in the caller).
+    Delegate { from: u32 },
+}
+
 /// One translated function body.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct CompiledFunc {
@@ -158,8 +188,13 @@ pub(crate) struct CompiledFunc {
     pub idx: Vec<u32>,
     /// Byte offset in the module of every instruction of the body, in order.
     pub instr_offsets: Vec<u32>,
-    /// The targets of `br_table`s and of `br_if`s that move values or return.
+    /// The targets of `br_table`s and of `br_if`s that move values or return, and the
+    /// landing places of catch clauses.
     pub targets: Vec<BranchTarget>,
+    /// The exception handlers, inner before outer.
+    pub handlers: Vec<Handler>,
+    /// Their clauses.
+    pub catches: Vec<CatchKind>,
     /// `v128.const` values.
     pub v128s: Vec<u128>,
     /// `i8x16.shuffle` lane lists.
@@ -188,6 +223,9 @@ pub struct Module {
     pub(crate) num_imported_tables: u32,
     pub(crate) num_imported_memories: u32,
     pub(crate) num_imported_globals: u32,
+    pub(crate) num_imported_tags: u32,
+    /// The type index of every tag, imported ones first (the exception-handling proposal).
+    pub(crate) tags: Vec<u32>,
     pub(crate) tables: Vec<TableType>,
     pub(crate) memories: Vec<MemoryType>,
     pub(crate) globals: Vec<(GlobalType, ConstExpr)>,
@@ -233,6 +271,11 @@ impl Module {
     /// The module's type `index`.
     pub fn type_at(&self, index: u32) -> Option<&FuncType> {
         self.types.get(index as usize)
+    }
+
+    /// The function type of tag `index` (imported tags first): the values its exceptions carry.
+    pub fn tag_type(&self, index: u32) -> Option<&FuncType> {
+        self.tags.get(index as usize).map(|&t| &self.types[t as usize])
     }
 
     /// Types of the module's globals (imported first).

@@ -67,8 +67,10 @@ pub trait Observer {
         let _ = (func, instructions);
     }
     /// The function entered last returns to its caller (or ends the invocation);
-    /// `instructions` is the exact count so far, its `return` or final `end` included. A trap
-    /// or an exhausted budget ends a run without `leave` events.
+    /// `instructions` is the exact count so far, its `return` or final `end` included. A
+    /// function that an exception leaves for a handler in a caller leaves at the count of the
+    /// throwing instruction, one event per function left. A trap, an uncaught exception or an
+    /// exhausted budget ends a run without `leave` events.
     #[inline(always)]
     fn leave(&mut self, instructions: u64) {
         let _ = instructions;

@@ -7,7 +7,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::binary::proposals::Proposal;
-use super::binary::types::{ExternalKind, FuncType, GlobalType, MemoryType, TableType};
+use super::binary::types::{ExternalKind, FuncType, GlobalType, MemoryType, RefType, TableType, ValType};
 
 use super::counters::Counters;
 use super::error::{ExecError, InstantiateError, Limit, LimitExceeded, LinkError, Trap, TrapKind};
@@ -29,6 +29,11 @@ pub struct Memory(pub(crate) u32);
 /// A global in a [`Store`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Global(pub(crate) u32);
+/// A tag in a [`Store`] (the exception-handling proposal): one per tag a module defines,
+/// per instantiation; a module that imports a tag shares its exporter's, so exceptions of
+/// both are caught by either's clauses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Tag(pub(crate) u32);
 /// An instance in a [`Store`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Instance(pub(crate) u32);
@@ -44,6 +49,8 @@ pub enum Extern {
     Memory(Memory),
     /// A global.
     Global(Global),
+    /// A tag.
+    Tag(Tag),
 }
 
 /// A host function: reads its arguments, writes its results (already sized to the type's
@@ -188,6 +195,17 @@ pub(crate) struct InstanceData {
     pub memories: Vec<u32>,
     pub globals: Vec<u32>,
     pub type_ids: Vec<u32>,
+    /// The store tag of each of the module's tags.
+    pub tags: Vec<u32>,
+}
+
+/// An exception object (the exception-handling proposal): its store tag and the values it
+/// carries, each as a slot's 128 bits. An `exnref` slot holds its index in
+/// [`Store`]'s `exns` plus one.
+#[derive(Debug, Clone)]
+pub(crate) struct Exn {
+    pub tag: u32,
+    pub values: Box<[u128]>,
 }
 
 /// Mutable per-instance segment state (dropped segments are emptied).
@@ -210,6 +228,15 @@ pub struct Store {
     pub(crate) global_types: Vec<GlobalType>,
     pub(crate) instances: Vec<InstanceData>,
     pub(crate) segments: Vec<Segments>,
+    /// The function type of every tag.
+    pub(crate) tags: Vec<FuncType>,
+    /// The exception objects of the runs (docs/interpreter.md, "Exceptions"): at most
+    /// [`Limits::max_exceptions`], emptied when a call starts unless an `exnref` can outlive
+    /// a call ([`Store::exn_roots`]).
+    pub(crate) exns: Vec<Exn>,
+    /// Whether an instance has a global or a table of `exnref`s, where an exception can
+    /// outlive the call that threw it.
+    pub(crate) exn_roots: bool,
     pub(crate) counters: Counters,
     /// `counters.instructions` may not exceed this.
     pub(crate) instruction_limit: u64,
@@ -252,6 +279,9 @@ impl Store {
             global_types: Vec::new(),
             instances: Vec::new(),
             segments: Vec::new(),
+            tags: Vec::new(),
+            exns: Vec::new(),
+            exn_roots: false,
             counters: Counters::default(),
             instruction_limit: u64::MAX,
             stack: Vec::new(),
@@ -326,15 +356,24 @@ impl Store {
 
     /// Adds a global.
     pub fn new_global(&mut self, ty: GlobalType, value: Value) -> Global {
+        self.exn_roots |= ty.content_type == ValType::ExnRef;
         self.globals.push(value.to_slot());
         self.global_types.push(ty);
         Global((self.globals.len() - 1) as u32)
+    }
+
+    /// Adds a tag whose exceptions carry the parameters of `ty` (the exception-handling
+    /// proposal), to import into a module; no other tag is equal to it.
+    pub fn new_tag(&mut self, ty: FuncType) -> Tag {
+        self.tags.push(ty);
+        Tag((self.tags.len() - 1) as u32)
     }
 
     /// Adds a table of `ty.initial` elements set to `init`.
     pub fn new_table(&mut self, ty: TableType, init: Value) -> Table {
         let max = ty.maximum.unwrap_or(u32::MAX as u64).min(self.limits.max_table_elements as u64);
         let init = init.to_slot() as u64;
+        self.exn_roots |= ty.element_type == RefType::ExnRef;
         self.tables.push(TableInst { elems: vec![init; ty.initial as usize], max, ty });
         Table((self.tables.len() - 1) as u32)
     }
@@ -447,6 +486,7 @@ impl Store {
             ExternalKind::Table => Extern::Table(Table(inst.tables[e.index as usize])),
             ExternalKind::Memory => Extern::Memory(Memory(inst.memories[e.index as usize])),
             ExternalKind::Global => Extern::Global(Global(inst.globals[e.index as usize])),
+            ExternalKind::Tag => Extern::Tag(Tag(inst.tags[e.index as usize])),
         })
     }
 
@@ -477,7 +517,7 @@ impl Store {
             ConstExpr::GlobalGet(g) => global(g),
             ConstExpr::Extended { start, len } => {
                 if !Proposal::ExtendedConst.runs() {
-                    unreachable!("refused when loading");
+                    unreachable!();
                 }
                 let ops = &module.const_ops[start as usize..(start + len) as usize];
                 ConstOp::eval(ops, |g| Some(global(g))).expect("a validated expression has a value")
@@ -523,6 +563,7 @@ impl Store {
         let mut tables = Vec::new();
         let mut memories = Vec::new();
         let mut globals = Vec::new();
+        let mut tags = Vec::new();
         for (imp, ext) in module.imports.iter().zip(imports) {
             let bad = || {
                 let kind = match imp.ty {
@@ -530,6 +571,7 @@ impl Store {
                     ImportType::Table(_) => ExternalKind::Table,
                     ImportType::Memory(_) => ExternalKind::Memory,
                     ImportType::Global(_) => ExternalKind::Global,
+                    ImportType::Tag(_) => ExternalKind::Tag,
                 };
                 let (module, name) = (imp.module.clone(), imp.name.clone());
                 InstantiateError::Link(Box::new(LinkError { module, name, kind }))
@@ -570,6 +612,12 @@ impl Store {
                     }
                     globals.push(g.0);
                 }
+                (ImportType::Tag(t), Extern::Tag(tg)) if Proposal::ExceptionHandling.runs() => {
+                    if self.tags[tg.0 as usize] != module.types[*t as usize] {
+                        return Err(bad());
+                    }
+                    tags.push(tg.0);
+                }
                 _ => return Err(bad()),
             }
         }
@@ -585,6 +633,16 @@ impl Store {
             });
             funcs.push((self.funcs.len() - 1) as u32);
         }
+        // A build without exceptions (`only-2-0`) loads no module with tags or `exnref`s.
+        if Proposal::ExceptionHandling.runs() {
+            for &t in &module.tags[module.num_imported_tags as usize..] {
+                self.tags.push(module.types[t as usize].clone());
+                tags.push((self.tags.len() - 1) as u32);
+            }
+        }
+        self.exn_roots |= Proposal::ExceptionHandling.runs()
+            && (module.global_types.iter().any(|g| g.content_type == ValType::ExnRef)
+                || module.tables.iter().any(|t| t.element_type == RefType::ExnRef));
         for (g_ty, init) in &module.globals {
             let v = self.eval_const(&module, *init, &globals, &funcs);
             self.globals.push(v);
@@ -622,6 +680,7 @@ impl Store {
             memories,
             globals,
             type_ids,
+            tags,
         });
         self.segments.push(segs);
         let trap = |kind| InstantiateError::Exec(ExecError::Trap(Trap::outside(kind)));

@@ -24,6 +24,9 @@ pub enum Value {
     FuncRef(Option<Func>),
     /// `externref`: `None` is null; the host chooses the numbers.
     ExternRef(Option<u32>),
+    /// `exnref`: `None` is null, else the exception's number in the store (valid until the
+    /// store reclaims its exceptions, docs/interpreter.md "Exceptions").
+    ExnRef(Option<u32>),
 }
 
 impl Value {
@@ -37,6 +40,7 @@ impl Value {
             Value::V128(_) => ValType::V128,
             Value::FuncRef(_) => ValType::FuncRef,
             Value::ExternRef(_) => ValType::ExternRef,
+            Value::ExnRef(_) => ValType::ExnRef,
         }
     }
 
@@ -54,7 +58,7 @@ impl Value {
             Value::F64(v) => v as u128,
             Value::V128(v) => v,
             Value::FuncRef(f) => f.map_or(0, |f| f.0 as u128 + 1),
-            Value::ExternRef(e) => e.map_or(0, |e| e as u128 + 1),
+            Value::ExternRef(e) | Value::ExnRef(e) => e.map_or(0, |e| e as u128 + 1),
         }
     }
 
@@ -74,13 +78,17 @@ impl Value {
                 let x = slot as u64;
                 Value::ExternRef(if x == 0 { None } else { Some((x - 1) as u32) })
             }
+            ValType::ExnRef => {
+                let x = slot as u64;
+                Value::ExnRef(if x == 0 { None } else { Some((x - 1) as u32) })
+            }
         }
     }
 }
 
 /// A value in the text format's constant syntax with its type, `TYPE:VALUE`, as `count --arg`
 /// takes it and prints results: `i32:-1`, `f32:1.5`, `f64:nan:0x1`, `v128:i32x4 1 2 3 4`,
-/// `funcref:null`, `externref:7`. Floats: `nan` (canonical) or `nan:0x…` (other payloads) with
+/// `funcref:null`, `externref:7`, `exnref:null`. Floats: `nan` (canonical) or `nan:0x…` (other payloads) with
 /// their sign, `inf`, `-0`, else the shortest decimal that reads back to the same value (in
 /// exponent form beyond 1e16 and below 1e-5).
 impl core::fmt::Display for Value {
@@ -107,6 +115,8 @@ impl core::fmt::Display for Value {
             Value::FuncRef(Some(_)) => f.write_str("funcref:func"),
             Value::ExternRef(None) => f.write_str("externref:null"),
             Value::ExternRef(Some(n)) => write!(f, "externref:{n}"),
+            Value::ExnRef(None) => f.write_str("exnref:null"),
+            Value::ExnRef(Some(n)) => write!(f, "exnref:{n}"),
         }
     }
 }

@@ -123,7 +123,17 @@ pub fn smith_config(seed: u64) -> wasm_smith::Config {
     // the atomics, which wasmi does not run; wasmtime judges the modules that use them
     // ([`judge`]).
     c.threads_enabled = r.next().is_multiple_of(8);
+    // Exceptions on an eighth of the seeds, chosen by the seed alone so that every other
+    // seed builds the module it built before: wasmi does not run them, so wasmtime is those
+    // seeds' peer ([`peer_of`]).
+    c.exceptions_enabled = seed % 8 == 5;
     c
+}
+
+/// The engine seed `seed` is compared with: wasmtime when its modules may use exceptions
+/// (wasmi does not run them), else [`default_peer`].
+pub fn peer_of(seed: u64) -> Engine {
+    if smith_config(seed).exceptions_enabled { Engine::Wasmtime } else { default_peer() }
 }
 
 /// The module wasm-smith builds from `data` with the configuration of `seed`
@@ -320,7 +330,7 @@ pub fn arg(rng: &mut SplitMix64, ty: ValType) -> Val {
             1 => u128::MAX,
             _ => (bits as u128) << 64 | rng.next() as u128,
         }),
-        ValType::FuncRef | ValType::ExternRef => {
+        ValType::FuncRef | ValType::ExternRef | ValType::ExnRef => {
             unreachable!("functions with reference parameters are not called")
         }
     }
@@ -427,7 +437,8 @@ pub fn same_kind(ours: TrapKind, theirs: Option<TrapKind>) -> bool {
     ours == theirs
         || matches!(
             (ours, theirs),
-            (K::UndefinedElement, K::TableOutOfBounds)
+            (K::UncaughtException { .. }, K::UncaughtException { .. })
+                | (K::UndefinedElement, K::TableOutOfBounds)
                 | (K::SegmentOutOfBounds, K::MemoryOutOfBounds | K::TableOutOfBounds)
         )
 }
@@ -1046,15 +1057,15 @@ pub fn caught<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|p| peer::panic_message(&*p))
 }
 
-/// Compares the module with `peer` (wasmi by default), and with wasmtime when that comparison
-/// diverges or the peer crashes. A module that uses threads ([`uses_threads`]) is compared with
-/// wasmtime directly: wasmi does not run threads.
+/// Compares the module with the seed's peer ([`peer_of`]: wasmi by default), and with
+/// wasmtime when that comparison diverges or the peer crashes. A module that uses threads
+/// ([`uses_threads`]) is compared with wasmtime directly: wasmi does not run threads.
 pub fn judge(label: &str, seed: u64, bytes: &[u8], canonical: bool, stats: &Stats, verbose: bool) -> Verdict {
     let first = if uses_threads(bytes) {
         inc(&stats.threads);
         Engine::Wasmtime
     } else {
-        default_peer()
+        peer_of(seed)
     };
     let mut schedule = Vec::new();
     let first_run =

@@ -1,8 +1,9 @@
 //! The engines the differential test compares ours with, behind one interface.
 //!
-//! [`Engine::Wasmi`] (wasmi 2.0) is the peer every seed runs against; [`Engine::Wasmtime`]
-//! (Cranelift) is the arbiter, run on a seed only when ours and wasmi disagree or wasmi
-//! crashed. Values cross as [`Val`], a neutral form both sides convert to. A panic inside a
+//! [`Engine::Wasmi`] (wasmi 2.0) is the peer every seed runs against, except the seeds whose
+//! modules may use exceptions, which wasmi does not run; [`Engine::Wasmtime`] (Cranelift) is
+//! the arbiter, run on a seed only when ours and wasmi disagree or wasmi crashed, and the
+//! peer of the exception seeds. Values cross as [`Val`], a neutral form both sides convert to. A panic inside a
 //! peer is caught at the call ([`guarded`]) and returned as [`PeerError::Panicked`], so it
 //! ends that seed's comparison, never the run.
 
@@ -50,7 +51,7 @@ impl From<qip_memory::wasm::Value> for Val {
             O::F64(x) => Val::F64(x),
             O::V128(x) => Val::V128(x),
             O::FuncRef(r) => Val::Ref { null: r.is_none() },
-            O::ExternRef(r) => Val::Ref { null: r.is_none() },
+            O::ExternRef(r) | O::ExnRef(r) => Val::Ref { null: r.is_none() },
         }
     }
 }
@@ -253,6 +254,7 @@ mod wasmi_peer {
             ValType::V128 => wasmi::Val::V128(wasmi::V128::from(0u128)),
             ValType::FuncRef => wasmi::Val::FuncRef(wasmi::Nullable::Null),
             ValType::ExternRef => wasmi::Val::ExternRef(wasmi::Nullable::Null),
+            ValType::ExnRef => unreachable!("wasmi does not run exceptions: wasmtime judges their seeds"),
         }
     }
 
@@ -329,7 +331,8 @@ mod wasmtime_peer {
                 .wasm_extended_const(true)
                 .wasm_threads(true)
                 // Creating a shared memory is off by default even with threads on.
-                .shared_memory(true);
+                .shared_memory(true)
+                .wasm_exceptions(true);
             wasmtime::Engine::new(&config).expect("a valid wasmtime configuration")
         })
     }
@@ -342,6 +345,12 @@ mod wasmtime_peer {
 
     fn error(e: wasmtime::Error) -> PeerError {
         use wasmtime::Trap as W;
+        // An exception no handler caught: the tag is not compared (ours names it, wasmtime
+        // keeps it on the store).
+        if e.downcast_ref::<wasmtime::ThrownException>().is_some() {
+            let kind = TrapKind::UncaughtException { tag: u16::MAX };
+            return PeerError::Trap { kind: Some(kind), message: e.to_string() };
+        }
         let Some(trap) = e.downcast_ref::<W>() else { return PeerError::Other(format!("{e:#}")) };
         let kind = match trap {
             W::OutOfFuel => return PeerError::OutOfFuel,
@@ -356,6 +365,8 @@ mod wasmtime_peer {
             W::StackOverflow => TrapKind::StackOverflow,
             W::HeapMisaligned => TrapKind::UnalignedAtomic,
             W::AtomicWaitNonSharedMemory => TrapKind::ExpectedSharedMemory,
+            // The modules compared have no other null reference to trap on than `throw_ref`'s.
+            W::NullReference => TrapKind::NullExceptionReference,
             _ => return PeerError::Trap { kind: None, message: trap.to_string() },
         };
         PeerError::Trap { kind: Some(kind), message: trap.to_string() }
@@ -381,6 +392,7 @@ mod wasmtime_peer {
             wasmtime::Val::V128(x) => Val::V128(x.as_u128()),
             wasmtime::Val::FuncRef(r) => Val::Ref { null: r.is_none() },
             wasmtime::Val::ExternRef(r) => Val::Ref { null: r.is_none() },
+            wasmtime::Val::ExnRef(r) => Val::Ref { null: r.is_none() },
             other => panic!("a WebAssembly 2.0 module returned {other:?}"),
         }
     }

@@ -391,6 +391,8 @@ pub fn conclude(loaded: &Loaded, finished: &run::Finished, analysis: bool) -> Re
             )
         }
         Cause::Trap { offset, kind } => {
+            let exports = loaded.module.as_ref().map_or(&[][..], |m| m.exports());
+            let kind = qip_memory::tools::explain::trap_kind(kind, exports);
             format!(
                 "{path}: {entry}: trapped{within} at module offset 0x{offset:x}: {kind}, after {n} instructions{covered}"
             )

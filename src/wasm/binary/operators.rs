@@ -34,7 +34,10 @@ use crate::wasm::error::Invalid;
 /// `data`; `memory_copy` (two zero bytes); `table_init` (an element index, then a table);
 /// `elem`; `table_copy` (destination and source tables); `atomic(C, A)` (a memarg whose
 /// alignment must be exactly 2^A bytes, the access width, for an atomic operator of class
-/// [`AtomicClass`] `C`); `fence` (`atomic.fence`'s reserved zero byte).
+/// [`AtomicClass`] `C`); `fence` (`atomic.fence`'s reserved zero byte); `tag` (a tag index);
+/// `try_table` (a block type, then the catch clauses: a count, then each clause's kind byte,
+/// its tag index for kinds 0 and 1, and its label). The exception-handling operators (`try` to
+/// `try_table`, the legacy ones included) follow the reference instructions.
 macro_rules! for_each_operator {
     ($m:ident) => {
         $m! {
@@ -223,6 +226,14 @@ macro_rules! for_each_operator {
             RefNull = 0xD0, ref_null, "ref.null", special;
             RefIsNull = 0xD1, none, "ref.is_null", special;
             RefFunc = 0xD2, func, "ref.func", special;
+            Try = 0x06, block, "try", special;
+            Catch = 0x07, tag, "catch", special;
+            Throw = 0x08, tag, "throw", special;
+            Rethrow = 0x09, label, "rethrow", special;
+            ThrowRef = 0x0A, none, "throw_ref", special;
+            Delegate = 0x18, label, "delegate", special;
+            CatchAll = 0x19, none, "catch_all", special;
+            TryTable = 0x1F, try_table, "try_table", special;
         @0xFC
             I32TruncSatF32S = 0, none, "i32.trunc_sat_f32_s", [F32 -> I32];
             I32TruncSatF32U = 1, none, "i32.trunc_sat_f32_u", [F32 -> I32];
@@ -555,6 +566,8 @@ macro_rules! for_each_operator {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ImmKind {
     None,
+    Tag,
+    TryTable,
     Block,
     Label,
     BrTable,
@@ -765,6 +778,12 @@ macro_rules! imm_kind {
     (fence) => {
         ImmKind::Fence
     };
+    (tag) => {
+        ImmKind::Tag
+    };
+    (try_table) => {
+        ImmKind::TryTable
+    };
 }
 
 macro_rules! sig {
@@ -867,6 +886,27 @@ impl Operator {
     }
 }
 
+impl Operator {
+    /// The proposal after 2.0 a one-byte operator belongs to, if any: the tail calls and the
+    /// exception-handling operators (the atomics have a prefix of their own).
+    #[inline(always)]
+    pub(crate) const fn proposal(self) -> Option<Proposal> {
+        use Operator as O;
+        match self {
+            O::ReturnCall | O::ReturnCallIndirect => Some(Proposal::TailCalls),
+            O::Try
+            | O::Catch
+            | O::Throw
+            | O::Rethrow
+            | O::ThrowRef
+            | O::Delegate
+            | O::CatchAll
+            | O::TryTable => Some(Proposal::ExceptionHandling),
+            _ => None,
+        }
+    }
+}
+
 impl core::fmt::Display for Operator {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.name())
@@ -900,6 +940,44 @@ impl<'a> BrTable<'a> {
     }
 }
 
+/// One catch clause of a `try_table` (the exception-handling proposal): which exceptions it
+/// catches, whether it hands over the `exnref` too, and the label it branches to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct CatchClause {
+    /// The tag caught, `None` for `catch_all` and `catch_all_ref`.
+    pub(crate) tag: Option<u32>,
+    /// `catch_ref` or `catch_all_ref`: the exception's `exnref` follows its values.
+    pub(crate) with_ref: bool,
+    /// The label, relative to the `try_table`'s enclosing block.
+    pub(crate) label: u32,
+}
+
+/// The catch clauses of a `try_table`, read once by the decoder and walked again on demand.
+#[derive(Debug, Clone)]
+pub(crate) struct Catches<'a> {
+    len: u32,
+    /// The clauses, as encoded (already checked).
+    reader: Reader<'a>,
+}
+
+impl<'a> Catches<'a> {
+    /// The clauses, in order.
+    pub(crate) fn clauses(&self) -> impl Iterator<Item = CatchClause> + 'a {
+        let mut r = self.reader.clone();
+        (0..self.len).map(move |_| {
+            catch_clause(&mut r).unwrap_or(CatchClause { tag: None, with_ref: false, label: 0 })
+        })
+    }
+}
+
+/// One catch clause (kind 0 `catch x l`, 1 `catch_ref x l`, 2 `catch_all l`, 3
+/// `catch_all_ref l`).
+fn catch_clause(r: &mut Reader<'_>) -> Result<CatchClause, Invalid> {
+    let kind = r.byte_as(Invalid::CatchKind, |b| (b <= 3).then_some(b))?;
+    let tag = if kind < 2 { Some(r.u32()?) } else { None };
+    Ok(CatchClause { tag, with_ref: kind & 1 == 1, label: r.u32()? })
+}
+
 /// An operator's immediates.
 #[derive(Debug, Clone)]
 pub(crate) enum Imm<'a> {
@@ -923,6 +1001,8 @@ pub(crate) enum Imm<'a> {
     Shuffle([u8; 16]),
     /// `select t` and `ref.null t`.
     Type(ValType),
+    /// `try_table`: its block type and catch clauses.
+    TryTable(BlockType, Catches<'a>),
 }
 
 /// One decoded instruction.
@@ -966,10 +1046,10 @@ impl Instr<'_> {
         }
     }
 
-    /// The block type of `block`, `loop` and `if`.
+    /// The block type of `block`, `loop`, `if`, `try` and `try_table`.
     pub(crate) fn block_type(&self) -> BlockType {
         match self.imm {
-            Imm::Block(b) => b,
+            Imm::Block(b) | Imm::TryTable(b, _) => b,
             _ => BlockType::Empty,
         }
     }
@@ -1001,7 +1081,12 @@ impl<'a> Reader<'a> {
                 // The prefix of GC, and of threads without the feature: the prefix is the
                 // sign, the sub-opcode (if it decodes) what the message shows.
                 0xFB | 0xFE => Err(illegal(b, r.u32().unwrap_or(u32::MAX))),
-                _ => PLAIN[b as usize].ok_or_else(|| illegal(b, u32::MAX)),
+                _ => match PLAIN[b as usize] {
+                    // An operator of a proposal this build leaves out (`only-2-0`) is its sign.
+                    Some(op) if op.proposal().is_some_and(|p| !p.runs()) => Err(illegal(b, u32::MAX)),
+                    Some(op) => Ok(op),
+                    None => Err(illegal(b, u32::MAX)),
+                },
             }
         })?;
         let imm = match op.info().imm {
@@ -1013,7 +1098,21 @@ impl<'a> Reader<'a> {
             | ImmKind::Global
             | ImmKind::Table
             | ImmKind::Data
-            | ImmKind::Elem => Imm::Index(self.u32()?),
+            | ImmKind::Elem
+            | ImmKind::Tag => Imm::Index(self.u32()?),
+            ImmKind::TryTable => {
+                if !Proposal::ExceptionHandling.runs() {
+                    unreachable!();
+                }
+                let bt = self.block_type()?;
+                let len = self.len()?;
+                let start = self.clone();
+                for _ in 0..len {
+                    catch_clause(self)?;
+                }
+                let used = start.remaining() - self.remaining();
+                Imm::TryTable(bt, Catches { len, reader: start.clone().sub(used)? })
+            }
             ImmKind::CallIndirect | ImmKind::TableInit | ImmKind::TableCopy => {
                 let a = self.u32()?;
                 Imm::Pair(a, self.u32()?)
@@ -1100,11 +1199,12 @@ mod tests {
             };
             assert_eq!(found, Some(op), "{}", op.name());
         }
-        // 185 one-byte operators: 172 of the MVP, then typed `select`, `table.get`/`set`, five
-        // sign extensions, three reference instructions and the two tail calls; 18 after 0xFC;
-        // 236 SIMD operators; 67 atomics after 0xFE: notify, two waits, the fence, 7 loads, 7
-        // stores, and 7 widths of each of the six read-modify-writes and of the compare-exchange.
-        assert_eq!(PLAIN.iter().flatten().count(), 185);
+        // 193 one-byte operators: 172 of the MVP, then typed `select`, `table.get`/`set`, five
+        // sign extensions, three reference instructions, the two tail calls and the eight of
+        // exception handling; 18 after 0xFC; 236 SIMD operators; 67 atomics after 0xFE:
+        // notify, two waits, the fence, 7 loads, 7 stores, and 7 widths of each of the six
+        // read-modify-writes and of the compare-exchange.
+        assert_eq!(PLAIN.iter().flatten().count(), 193);
         assert_eq!(PREFIX_FC.iter().flatten().count(), 18);
         assert_eq!(PREFIX_FD.iter().flatten().count(), 236);
         assert_eq!(PREFIX_FE.iter().flatten().count(), 67);

@@ -19,17 +19,23 @@ use crate::wasm::error::Invalid;
 pub const RUNS: &str = if cfg!(feature = "only-2-0") {
     "WebAssembly 2.0"
 } else {
-    "WebAssembly 2.0 with threads, tail calls and extended constants"
+    "WebAssembly 2.0 with threads, exceptions, tail calls and extended constants"
 };
 
 impl Proposal {
-    /// Whether the interpreter runs the proposal: threads (on one thread), tail calls and
-    /// extended constant expressions, unless it is built with the feature `only-2-0` (the
+    /// Whether the interpreter runs the proposal: threads (on one thread), exception handling,
+    /// tail calls and extended constant expressions, unless it is built with the feature `only-2-0` (the
     /// Content components), which refuses them by name like the rest. The signs of a proposal
     /// it runs are not looked up.
     pub const fn runs(self) -> bool {
         !cfg!(feature = "only-2-0")
-            && matches!(self, Proposal::Threads | Proposal::TailCalls | Proposal::ExtendedConst)
+            && matches!(
+                self,
+                Proposal::Threads
+                    | Proposal::ExceptionHandling
+                    | Proposal::TailCalls
+                    | Proposal::ExtendedConst
+            )
     }
 }
 
@@ -61,7 +67,8 @@ proposals! {
     /// unless the feature `only-2-0` leaves them out.
     Threads = "threads";
     /// Tags, `throw`, `try_table`, `exnref` and the legacy `try`, `catch` and `delegate`:
-    /// <https://github.com/WebAssembly/exception-handling>.
+    /// <https://github.com/WebAssembly/exception-handling>. Run ([`Proposal::runs`]), unless
+    /// the feature `only-2-0` leaves them out.
     ExceptionHandling = "exception handling";
     /// `return_call` and `return_call_indirect`: <https://github.com/WebAssembly/tail-call>.
     /// Run ([`Proposal::runs`]), unless the feature `only-2-0` leaves them out.
@@ -160,7 +167,6 @@ signs! {
     (Op, 0x19, 0x19, ExceptionHandling, "catch_all"),
     (Op, 0x1F, 0x1F, ExceptionHandling, "try_table"),
     (Type, 0x69, 0x69, ExceptionHandling, "the type exnref"),
-    (Type, 0x74, 0x74, ExceptionHandling, "the type nullexnref"),
     (Op, 0x12, 0x12, TailCalls, "return_call"),
     (Op, 0x13, 0x13, TailCalls, "return_call_indirect"),
     (ConstOp, 0x6A, 0x6A, ExtendedConst, "i32.add in a constant expression"),
@@ -196,6 +202,7 @@ signs! {
     (Type, 0x71, 0x71, Gc, "the type nullref"),
     (Type, 0x72, 0x72, Gc, "the type nullexternref"),
     (Type, 0x73, 0x73, Gc, "the type nullfuncref"),
+    (Type, 0x74, 0x74, Gc, "the type nullexnref"),
     (Op, 0xD3, 0xD3, Gc, "ref.eq"),
     (Op, prefixed(0xFB, 0), prefixed(0xFB, ANY), Gc, "a GC instruction"),
     (Op, prefixed(0xFD, 0x100), prefixed(0xFD, 0x113), RelaxedSimd, "a relaxed SIMD instruction"),

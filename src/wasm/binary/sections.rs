@@ -2,7 +2,7 @@
 //! id, a size and that many bytes; non-custom sections at most once each and in the order of
 //! spec 5.5.16 (the data count section between the element and code sections).
 
-use super::proposals::{self, Site};
+use super::proposals::{self, Proposal, Site};
 use super::reader::Reader;
 use crate::wasm::error::{Invalid, LoadError};
 
@@ -21,15 +21,19 @@ pub(crate) mod id {
     pub(crate) const CODE: u8 = 10;
     pub(crate) const DATA: u8 = 11;
     pub(crate) const DATA_COUNT: u8 = 12;
+    /// The tag section of the exception-handling proposal, between the memory and global
+    /// sections.
+    pub(crate) const TAG: u8 = 13;
 }
 
 /// The place of a non-custom section in the required order.
 fn rank(section: u8) -> u8 {
     match section {
-        id::DATA_COUNT => 10,
-        id::CODE => 11,
-        id::DATA => 12,
-        other => other,
+        id::TAG => 11,
+        id::DATA_COUNT => 20,
+        id::CODE => 22,
+        id::DATA => 24,
+        other => 2 * other,
     }
 }
 
@@ -80,11 +84,10 @@ impl<'a> Sections<'a> {
         }
         let start = self.r.offset();
         let section = self.r.u8().map_err(|e| self.r.error(e))?;
-        if section > id::DATA_COUNT {
-            return Err(LoadError::invalid(
-                start,
-                proposals::or(Invalid::SectionId(section), Site::Section, section.into()),
-            ));
+        let last = if Proposal::ExceptionHandling.runs() { id::TAG } else { id::DATA_COUNT };
+        if section > last {
+            let why = proposals::or(Invalid::SectionId(section), Site::Section, section.into());
+            return Err(LoadError::invalid(start, why));
         }
         let size = self.r.u32().map_err(|e| self.r.error(e))? as usize;
         if size > self.r.remaining() {
@@ -156,10 +159,15 @@ mod tests {
         assert!(ids(&m).is_err(), "a repeated section");
         let m = [HEADER, &[14, 0]].concat();
         assert_eq!(ids(&m).unwrap_err().kind, crate::wasm::LoadErrorKind::Invalid(Invalid::SectionId(14)));
-        // Section 13 is exception handling's tag section: named, at its id byte.
-        let m = [HEADER, &[1, 1, 0, 13, 0]].concat();
+        // Section 13 is exception handling's tag section, between memory (5) and global (6).
+        let m = [HEADER, &[5, 1, 0, 13, 1, 0, 6, 1, 0]].concat();
+        assert_eq!(ids(&m), Ok(alloc::vec![5, 13, 6]));
+        let m = [HEADER, &[6, 1, 0, 13, 1, 0]].concat();
         let e = ids(&m).unwrap_err();
-        assert_eq!((e.offset.0, e.kind.proposal()), (11, Some(crate::wasm::Proposal::ExceptionHandling)));
+        assert_eq!(
+            (e.offset.0, e.kind),
+            (11, crate::wasm::LoadErrorKind::Invalid(Invalid::SectionOrder(13)))
+        );
         let m = [HEADER, &[1, 5, 0]].concat();
         assert_eq!(
             ids(&m).unwrap_err().kind,

@@ -26,10 +26,13 @@ pub enum ValType {
     FuncRef,
     /// `externref`, encoded `0x6F`.
     ExternRef,
+    /// `exnref`, encoded `0x69` (the exception-handling proposal): a caught exception, as
+    /// `catch_ref` and `catch_all_ref` hand it over and `throw_ref` throws it again.
+    ExnRef,
 }
 
 /// Every value type, in declaration order (so that `ALL[t as usize] == t`).
-pub(crate) const ALL_VAL_TYPES: [ValType; 7] = [
+pub(crate) const ALL_VAL_TYPES: [ValType; 8] = [
     ValType::I32,
     ValType::I64,
     ValType::F32,
@@ -37,12 +40,13 @@ pub(crate) const ALL_VAL_TYPES: [ValType; 7] = [
     ValType::V128,
     ValType::FuncRef,
     ValType::ExternRef,
+    ValType::ExnRef,
 ];
 
 impl ValType {
-    /// Whether the type is a reference type (`funcref` or `externref`).
+    /// Whether the type is a reference type (`funcref`, `externref` or `exnref`).
     pub fn is_ref(self) -> bool {
-        matches!(self, ValType::FuncRef | ValType::ExternRef)
+        matches!(self, ValType::FuncRef | ValType::ExternRef | ValType::ExnRef)
     }
 
     /// The one-element result list `[self]` (a block of type `self`), without allocating.
@@ -60,6 +64,7 @@ impl ValType {
             0x7B => ValType::V128,
             0x70 => ValType::FuncRef,
             0x6F => ValType::ExternRef,
+            0x69 if Proposal::ExceptionHandling.runs() => ValType::ExnRef,
             _ => return None,
         })
     }
@@ -74,6 +79,7 @@ impl ValType {
             ValType::V128 => "v128",
             ValType::FuncRef => "funcref",
             ValType::ExternRef => "externref",
+            ValType::ExnRef => "exnref",
         }
     }
 }
@@ -91,6 +97,8 @@ pub enum RefType {
     FuncRef,
     /// `externref`: an opaque host reference.
     ExternRef,
+    /// `exnref`: an exception (the exception-handling proposal).
+    ExnRef,
 }
 
 impl From<RefType> for ValType {
@@ -98,6 +106,7 @@ impl From<RefType> for ValType {
         match r {
             RefType::FuncRef => ValType::FuncRef,
             RefType::ExternRef => ValType::ExternRef,
+            RefType::ExnRef => ValType::ExnRef,
         }
     }
 }
@@ -203,6 +212,8 @@ pub enum ExternalKind {
     Memory,
     /// A global, encoded `0x03`.
     Global,
+    /// A tag, encoded `0x04` (the exception-handling proposal).
+    Tag,
 }
 
 /// The type of a structured instruction (spec 5.4.1 `blocktype`).
@@ -242,6 +253,7 @@ impl<'a> Reader<'a> {
         self.byte_as(Invalid::RefType, |b| match b {
             0x70 => Some(RefType::FuncRef),
             0x6F => Some(RefType::ExternRef),
+            0x69 if Proposal::ExceptionHandling.runs() => Some(RefType::ExnRef),
             _ => None,
         })
         .map_err(|e| self.or_sign(e, Site::Type))
@@ -272,6 +284,7 @@ impl<'a> Reader<'a> {
             0x01 => Some(ExternalKind::Table),
             0x02 => Some(ExternalKind::Memory),
             0x03 => Some(ExternalKind::Global),
+            0x04 if Proposal::ExceptionHandling.runs() => Some(ExternalKind::Tag),
             _ => None,
         })
         .map_err(|e| self.or_sign(e, Site::External))

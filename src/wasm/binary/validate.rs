@@ -9,7 +9,7 @@
 use alloc::vec::Vec;
 
 use super::operators::{Imm, Instr, Operator};
-use super::proposals::{self, Proposal, Site};
+use super::proposals::{self, Site};
 use super::types::{BlockType, FuncType, GlobalType, RefType, ValType};
 use crate::wasm::error::Invalid;
 
@@ -34,6 +34,8 @@ pub(crate) struct Context<'m> {
     /// Which functions are declared for `ref.func` (spec 3.4.10, C.refs): one flag per
     /// function.
     pub(crate) refs: &'m [bool],
+    /// The type index of every tag, imported ones first (exceptions).
+    pub(crate) tags: &'m [u32],
 }
 
 impl<'m> Context<'m> {
@@ -48,6 +50,12 @@ impl<'m> Context<'m> {
 
     fn table(&self, t: u32) -> Result<ValType, Invalid> {
         self.tables.get(t as usize).map(|&r| r.into()).ok_or(Invalid::UnknownTable(t))
+    }
+
+    /// The values an exception of tag `x` carries.
+    fn tag(&self, x: u32) -> Result<&'m [ValType], Invalid> {
+        let t = *self.tags.get(x as usize).ok_or(Invalid::UnknownTag(x))?;
+        Ok(self.type_at(t)?.params())
     }
 
     fn global(&self, g: u32) -> Result<GlobalType, Invalid> {
@@ -89,6 +97,12 @@ enum FrameKind {
     Loop,
     If,
     Else,
+    /// The body of a legacy `try`, before its first clause.
+    Try,
+    /// A legacy `catch` clause.
+    Catch,
+    /// A legacy `catch_all` clause.
+    CatchAll,
 }
 
 #[derive(Debug)]
@@ -326,6 +340,9 @@ impl<'m> FuncValidator<'m> {
             return Ok(());
         }
         match ins.op {
+            // The operators of a proposal this build leaves out (`only-2-0`) are refused by the
+            // decoder (`Operator::proposal`).
+            op if op.proposal().is_some_and(|p| !p.runs()) => unreachable!(),
             O::Unreachable => self.unreachable(),
             O::Block | O::Loop => {
                 let (params, results) = self.cx.block(ins.block_type())?;
@@ -338,6 +355,74 @@ impl<'m> FuncValidator<'m> {
                 self.pop(ValType::I32)?;
                 self.pop_all(params)?;
                 self.push_ctrl(FrameKind::If, params, results);
+            }
+            O::TryTable => {
+                let Imm::TryTable(bt, catches) = &ins.imm else { return Ok(()) };
+                let (params, results) = self.cx.block(*bt)?;
+                // The clauses' labels are those around the `try_table`; each must take the
+                // values it hands over: the tag's, then the `exnref` for the `_ref` forms.
+                for c in catches.clauses() {
+                    let mut carried: Vec<ValType> = match c.tag {
+                        Some(x) => self.cx.tag(x)?.into(),
+                        None => Vec::new(),
+                    };
+                    if c.with_ref {
+                        carried.push(ValType::ExnRef);
+                    }
+                    let ts = self.label(c.label)?;
+                    if ts != carried.as_slice() {
+                        return Err(Invalid::TypeMismatch {
+                            expected: ts.first().copied(),
+                            found: carried.first().copied(),
+                        });
+                    }
+                }
+                self.pop_all(params)?;
+                self.push_ctrl(FrameKind::Block, params, results);
+            }
+            O::Try => {
+                let (params, results) = self.cx.block(ins.block_type())?;
+                self.pop_all(params)?;
+                self.push_ctrl(FrameKind::Try, params, results);
+            }
+            O::Catch | O::CatchAll => {
+                let in_try = self.ctrls.last().map(|f| f.kind);
+                if !matches!(in_try, Some(FrameKind::Try | FrameKind::Catch)) {
+                    return Err(Invalid::CatchWithoutTry);
+                }
+                let values = if ins.op == O::Catch { self.cx.tag(ins.index())? } else { &[] };
+                let f = self.pop_ctrl()?;
+                let kind = if ins.op == O::Catch { FrameKind::Catch } else { FrameKind::CatchAll };
+                self.push_ctrl(kind, f.params, f.results);
+                let height = self.ctrls.last().map_or(0, |f| f.height);
+                self.vals.truncate(height);
+                self.push_all(values);
+            }
+            O::Delegate => {
+                if self.ctrls.last().map(|f| f.kind) != Some(FrameKind::Try) {
+                    return Err(Invalid::CatchWithoutTry);
+                }
+                let f = self.pop_ctrl()?;
+                self.label(ins.index())?;
+                self.push_all(f.results);
+            }
+            O::Throw => {
+                let ts = self.cx.tag(ins.index())?;
+                self.pop_all(ts)?;
+                self.unreachable();
+            }
+            O::ThrowRef => {
+                self.pop(ValType::ExnRef)?;
+                self.unreachable();
+            }
+            O::Rethrow => {
+                let depth = ins.index();
+                self.label(depth)?;
+                let kind = self.ctrls[self.ctrls.len() - 1 - depth as usize].kind;
+                if !matches!(kind, FrameKind::Catch | FrameKind::CatchAll) {
+                    return Err(Invalid::RethrowLabel);
+                }
+                self.unreachable();
             }
             O::Else => {
                 let f = self.pop_ctrl()?;
@@ -399,10 +484,6 @@ impl<'m> FuncValidator<'m> {
                 let t = self.indirect(ins)?;
                 self.pop_all(t.params())?;
                 self.push_all(t.results());
-            }
-            O::ReturnCall | O::ReturnCallIndirect if !Proposal::TailCalls.runs() => {
-                let opcode = if ins.op == O::ReturnCall { 0x12 } else { 0x13 };
-                return Err(proposals::left_out(Site::Op, opcode));
             }
             O::ReturnCall => {
                 let t = self.cx.func_type(ins.index())?;

@@ -285,7 +285,7 @@ pub(super) fn atomic<O: Observer>(
     #[cfg(feature = "only-2-0")]
     {
         let _ = (mem, op, addr, a, b, offset, counters, obs, at);
-        unreachable!("atomics are refused when built with `only-2-0`")
+        unreachable!()
     }
 }
 

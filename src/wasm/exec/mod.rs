@@ -23,11 +23,12 @@ use super::binary::types::{FuncType, ValType};
 use super::counters::Counters;
 use super::error::{ExecError, FuncIndex, ModuleOffset, SignatureMismatch, Trap, TrapKind};
 use super::ir::{Binop, FRAME_SLOTS, Op, TargetKind, TrapBinop, TrapUnop, Unop};
+use super::module::CatchKind;
 use super::module::CompiledFunc;
 use super::num;
 use super::num::simd;
 use super::observe::Observer;
-use super::store::{Caller, Func, FuncKind, HostFn, InstanceData, MemoryInst, Store};
+use super::store::{Caller, Exn, Func, FuncInfo, FuncKind, HostFn, InstanceData, MemoryInst, Store};
 use super::value::Value;
 use alloc::boxed::Box;
 
@@ -213,6 +214,11 @@ pub(crate) fn invoke<O: Observer>(
     }
     for (i, &a) in args.iter().enumerate() {
         put_value(frame, &mut store.stack_hi, 0, i, a);
+    }
+    // No exception of an earlier call can still be reached unless a global or a table may
+    // hold an `exnref`.
+    if Proposal::ExceptionHandling.runs() && !store.exn_roots {
+        store.exns.clear();
     }
     let mut state = State {
         func: f.0,
@@ -414,6 +420,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
         globals,
         instances,
         segments,
+        exns,
         counters,
         instruction_limit,
         stack,
@@ -425,6 +432,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
     let limit = *instruction_limit;
     let max_frames = limits.max_frames as usize;
     let max_stack = limits.max_value_stack as usize;
+    let max_exceptions = limits.max_exceptions as usize;
     let counters: &mut Counters = counters;
 
     let stack: &mut Vec<u64> = stack;
@@ -675,6 +683,60 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                     pc = fr.pc as usize;
                     continue;
                 }
+            }
+        }};
+    }
+    // Throws exception `exns[$exn]` (docs/interpreter.md, "Exceptions"): the handler that
+    // catches it is searched in this frame and its callers first; none ends the run like a
+    // trap at the throwing instruction, naming the tag. Else the branch counts, each function
+    // left counts a return (the observer sees it leave), the values and the `exnref` go to
+    // the clause's slots, and the clause's target is taken as a branch to it would be.
+    macro_rules! throw {
+        ($exn:expr) => {{
+            let exn: usize = $exn;
+            let tag = exns[exn].tag;
+            let Some(h) = find_handler(instances, funcs, &st.frames, st.func, pc, tag) else {
+                let named = inst.tags.iter().position(|&t| t == tag);
+                let tag = named.and_then(|i| u16::try_from(i).ok()).unwrap_or(u16::MAX);
+                trap!(TrapKind::UncaughtException { tag });
+            };
+            counters.branches += 1;
+            for _ in 0..h.left {
+                counters.returns += 1;
+                if O::ENABLED {
+                    obs.leave(counters.instructions);
+                }
+                let fr = st.frames.pop().expect("the handler's frame is on the stack");
+                st.func = fr.func;
+                let (ci, cb) = body_of(instances, funcs[fr.func as usize].kind);
+                if !core::ptr::eq(ci, inst) {
+                    inst = ci;
+                    mem = &mut memories[inst.mem0 as usize];
+                }
+                body = cb;
+                code = &body.code;
+                fp = fr.fp as usize;
+                frame = frame_at!(fp);
+            }
+            let t = body.targets[h.target as usize];
+            catch_values(frame, hi, fp, (t.dst, h.exn), &exns[exn].values, exn, body.wide);
+            match t.kind {
+                TargetKind::Return => {
+                    // The function's final `end` runs.
+                    if counters.instructions >= limit {
+                        counters.instructions = limit;
+                        save!();
+                        return Stop::Exhausted(body.end_offset);
+                    }
+                    counters.instructions += 1;
+                    ret!(0, t.n);
+                }
+                TargetKind::Loop => {
+                    counters.loop_iterations += 1;
+                    obs.loop_iteration();
+                    land!(t.pc, t.charge);
+                }
+                TargetKind::Block => land!(t.pc, t.charge),
             }
         }};
     }
@@ -934,13 +996,13 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
         // Without tail calls (`only-2-0`) the validator refuses them, and their code is left out.
         (ReturnCall { $func:ident, $args:ident }) => {{
             if !Proposal::TailCalls.runs() {
-                unreachable!("refused when loading");
+                unreachable!();
             }
             tail!(inst.funcs[$func as usize], $args, false);
         }};
         (ReturnCallIndirect { $ty:ident, $table:ident, $index:ident, $args:ident }) => {{
             if !Proposal::TailCalls.runs() {
-                unreachable!("refused when loading");
+                unreachable!();
             }
             let tab = &tables[inst.tables[$table as usize] as usize];
             let callee = tri!(table::callee(tab, get!(u32, $index)));
@@ -948,6 +1010,30 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 trap!(TrapKind::IndirectCallTypeMismatch);
             }
             tail!(callee, $args, true);
+        }};
+        // Without exceptions (`only-2-0`) the decoder refuses them, and their code is left out.
+        (Throw { $tag:ident, $args:ident }) => {{
+            if !Proposal::ExceptionHandling.runs() {
+                unreachable!();
+            }
+            if exns.len() >= max_exceptions {
+                trap!(TrapKind::TooManyExceptions);
+            }
+            let n = inst.module.tag_type($tag).map_or(0, |t| t.params().len());
+            let values = thrown_values(frame, hi, fp, $args as usize, n, body.wide);
+            exns.push(Exn { tag: inst.tags[$tag as usize], values });
+            throw!(exns.len() - 1);
+        }};
+        (ThrowRef { $src:ident }) => {{
+            if !Proposal::ExceptionHandling.runs() {
+                unreachable!();
+            }
+            // A reference the store no longer holds (kept by the host across a reclaim) is
+            // refused like a null one.
+            match (r!($src) as usize).checked_sub(1) {
+                Some(x) if x < exns.len() => throw!(x),
+                _ => trap!(TrapKind::NullExceptionReference),
+            }
         }};
         (Copy { $dst:ident, $src:ident }) => {{ r!($dst) = r!($src) }};
         (Const32 { $dst:ident, $value:ident }) => {{ r!($dst) = $value as u64 }};
@@ -1017,6 +1103,9 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             tri!(memory::store_narrow(&mut mem.data, a, $offset, $width as u32, x, counters, obs, at!()));
         }};
         (Atomic { $op:ident, $dst:ident, $addr:ident, $a:ident, $b:ident, $offset:ident }) => {{
+            if !Proposal::Threads.runs() {
+                unreachable!();
+            }
             let args = (get!(u32, $addr), r!($a), r!($b), $offset);
             if let Some(v) = tri!(memory::atomic(mem, $op, args, counters, obs, at!())) {
                 r!($dst) = v;
@@ -1116,6 +1205,107 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
         }
         super::ir::dispatch_op!(code[pc], exec_op);
         pc += 1;
+    }
+}
+
+/// The `n` values a `throw` takes from the slots from `args` of the frame at `fp`, with their
+/// high halves in a function that holds `v128` values (`wide`). Out of line, as is all of a
+/// throw, so that the loop stays compact.
+#[inline(never)]
+fn thrown_values(
+    frame: &[u64; FRAME_SLOTS],
+    hi: &[u64],
+    fp: usize,
+    args: usize,
+    n: usize,
+    wide: bool,
+) -> Box<[u128]> {
+    (args..args + n)
+        .map(|s| {
+            let high = if wide { u128::from(hi[fp + s]) << 64 } else { 0 };
+            u128::from(frame[s]) | high
+        })
+        .collect()
+}
+
+/// Writes a caught exception's `values` to the slots from `dst` of the frame at `fp` (both
+/// halves in a `wide` function), and its `exnref` (exception `exn` + 1) to slot `exn_slot`
+/// when the clause keeps it.
+#[inline(never)]
+fn catch_values(
+    frame: &mut [u64; FRAME_SLOTS],
+    hi: &mut [u64],
+    fp: usize,
+    (dst, exn_slot): (u16, Option<u16>),
+    values: &[u128],
+    exn: usize,
+    wide: bool,
+) {
+    let dst = dst as usize;
+    for (i, &v) in values.iter().enumerate() {
+        frame[dst + i] = v as u64;
+        if wide {
+            hi[fp + dst + i] = (v >> 64) as u64;
+        }
+    }
+    if let Some(e) = exn_slot {
+        frame[e as usize] = exn as u64 + 1;
+    }
+}
+
+/// Where an exception lands: the functions it leaves (frames popped), and the clause that
+/// catches it in the function it lands in.
+struct Found {
+    left: usize,
+    target: u32,
+    exn: Option<u16>,
+}
+
+/// The handler that catches an exception of store tag `tag` thrown at op `pc` of store
+/// function `func`, the suspended callers being `frames` (each at the call it waits on):
+/// the first handler covering the instruction, inner before outer, with a clause for the tag
+/// (a legacy `delegate` goes on among the handlers around its label), then the same in each
+/// caller in turn. Out of line: only a throw comes here.
+#[cold]
+#[inline(never)]
+fn find_handler(
+    instances: &[InstanceData],
+    funcs: &[FuncInfo],
+    frames: &[Frame],
+    func: u32,
+    pc: usize,
+    tag: u32,
+) -> Option<Found> {
+    let (mut func, mut pc) = (func, pc);
+    let mut left = 0;
+    loop {
+        let (inst, body) = body_of(instances, funcs[func as usize].kind);
+        let mut at = body.idx[pc];
+        'search: while at != u32::MAX {
+            for h in &body.handlers {
+                if !(h.from..h.to).contains(&at) {
+                    continue;
+                }
+                for c in &body.catches[h.start as usize..(h.start + h.len) as usize] {
+                    match *c {
+                        CatchKind::Catch { tag: t, target, exn } => {
+                            if t.is_none_or(|t| inst.tags[t as usize] == tag) {
+                                return Some(Found { left, target, exn });
+                            }
+                        }
+                        CatchKind::Delegate { from } => {
+                            at = from;
+                            continue 'search;
+                        }
+                    }
+                }
+            }
+            break;
+        }
+        let fr = frames.len().checked_sub(left + 1).map(|i| frames[i])?;
+        left += 1;
+        func = fr.func;
+        pc = fr.pc as usize - 1;
     }
 }
 

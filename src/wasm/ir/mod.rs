@@ -429,6 +429,13 @@ macro_rules! op_table {
             ReturnCall { func: u32 = imm, args: Slot = src };
             /// `return_call_indirect`.
             ReturnCallIndirect { ty: u32 = imm, table: u32 = imm, index: Slot = src, args: Slot = src };
+            /// `throw` of the module's tag `tag`, its values in the slots from `args`: creates
+            /// the exception and unwinds to the handler that catches it (docs/interpreter.md,
+            /// "Exceptions"). Ends its fuel block.
+            Throw { tag: u32 = imm, args: Slot = src };
+            /// `throw_ref` of the `exnref` in `src` (a null one traps), and a legacy `rethrow`,
+            /// whose `src` is the hidden slot of the clause it names. Ends its fuel block.
+            ThrowRef { src: Slot = src };
 
             // ---- moves and constants ----------------------------------------------------------------
             /// `dst = src` (`local.set`, `local.tee`, moving a `local.get` into the operand stack).

@@ -17,7 +17,7 @@ use super::binary::validate::{Context, FuncValidator};
 use super::error::{Invalid, Limit, LoadError};
 use super::ir::{self, BranchTarget, FRAME_SLOTS, LoadKind, Op, Slot, TargetKind};
 use super::limits::Limits;
-use super::module::{CompiledFunc, Getter, Module};
+use super::module::{CatchKind, CompiledFunc, Getter, Handler, Module};
 
 mod emit;
 mod peephole;
@@ -53,6 +53,10 @@ enum CtrlKind {
     Loop,
     If,
     Else,
+    /// The body of a legacy `try`, before its first clause.
+    Try,
+    /// A legacy `catch` or `catch_all` clause.
+    Catch,
 }
 
 /// A branch site to patch with a label's pc.
@@ -77,6 +81,17 @@ struct Ctrl {
     if_jump: Option<usize>,
     /// Opened inside unreachable code: never executes.
     dead: bool,
+    /// Function-relative index of the instruction that opened it.
+    start: u32,
+    /// A `try_table` or legacy `try`: its handler's clauses so far (pushed to the function's
+    /// handlers when it closes), and the end of the range it protects once known (the first
+    /// legacy clause or `delegate`; else its `end`).
+    clauses: Option<Vec<CatchKind>>,
+    protects_to: Option<u32>,
+    /// A legacy `try`. In its clauses the translator's operand stack holds one more entry
+    /// than the validator's, at the block's base: the exception the clause caught, for
+    /// `rethrow` (below the clause's values, so that no call's frame reaches it).
+    legacy: bool,
 }
 
 struct Translator<'m> {
@@ -197,6 +212,10 @@ pub(crate) fn translate_function(
         patches: Vec::new(),
         if_jump: None,
         dead: false,
+        start: 0,
+        clauses: None,
+        protects_to: None,
+        legacy: false,
     });
     t.open_block(0);
     let mut getter = None;
@@ -221,12 +240,9 @@ pub(crate) fn translate_function(
         if block > MAX_FUEL_BLOCK {
             return Err(LoadError::limit(offset, Limit::FuelBlock(MAX_FUEL_BLOCK.into()), block.into()));
         }
-        if t.max_height as u64 + t.f.num_locals as u64 > frame_limit {
-            return Err(LoadError::limit(
-                offset,
-                Limit::FrameSlots(frame_limit),
-                t.max_height as u64 + t.f.num_locals as u64,
-            ));
+        let slots = t.max_height as u64 + t.f.num_locals as u64;
+        if slots > frame_limit {
+            return Err(LoadError::limit(offset, Limit::FrameSlots(frame_limit), slots));
         }
     }
     if !fv.finished() {
@@ -455,6 +471,10 @@ impl<'m> Translator<'m> {
             patches: Vec::new(),
             if_jump: None,
             dead,
+            start: self.instr,
+            clauses: None,
+            protects_to: None,
+            legacy: false,
         });
     }
 
@@ -484,6 +504,15 @@ impl<'m> Translator<'m> {
     /// As [`Translator::branch_target`], the values carried left where they are: `src` is
     /// where they go when materialised.
     fn branch_label(&self, depth: u32) -> (usize, BranchTarget) {
+        let (ci, mut t) = self.label_target(depth);
+        t.src = self.temp_slot(self.height() - t.n);
+        (ci, t)
+    }
+
+    /// The label at relative depth `depth`: its control's index and how a branch lands there,
+    /// the values it carries going to `dst` (`src` is `dst`: set it for a branch that moves
+    /// values from the operand stack).
+    fn label_target(&self, depth: u32) -> (usize, BranchTarget) {
         let ci = self.ctrls.len() - 1 - depth as usize;
         let c = &self.ctrls[ci];
         let (kind, arity, pc) = match c.kind {
@@ -492,8 +521,7 @@ impl<'m> Translator<'m> {
             _ => (TargetKind::Block, c.results, u32::MAX),
         };
         let dst = if kind == TargetKind::Return { 0 } else { self.temp_slot(c.base) };
-        let src = self.temp_slot(self.height() - arity);
-        (ci, BranchTarget { pc, kind, src, dst, n: arity, charge: 0 })
+        (ci, BranchTarget { pc, kind, src: dst, dst, n: arity, charge: 0 })
     }
 
     fn add_patch(&mut self, ci: usize, p: Patch) {
@@ -678,8 +706,11 @@ impl<'m> Translator<'m> {
         // Structure is tracked even in unreachable code; nothing else is translated there.
         if !self.reachable {
             match ins.op {
-                O::Block | O::Loop | O::If => return self.push_ctrl(CtrlKind::Block, ins.block_type(), 0),
-                O::Else | O::End => {}
+                O::Block | O::Loop | O::If | O::TryTable => {
+                    return self.push_ctrl(CtrlKind::Block, ins.block_type(), 0);
+                }
+                O::Try => return self.push_ctrl(CtrlKind::Try, ins.block_type(), 0),
+                O::Else | O::End | O::Catch | O::CatchAll | O::Delegate => {}
                 _ => return,
             }
         }
@@ -752,7 +783,7 @@ impl<'m> Translator<'m> {
                 self.finish_call(ty, params);
             }
             O::ReturnCall | O::ReturnCallIndirect if !Proposal::TailCalls.runs() => {
-                unreachable!("refused when loading")
+                unreachable!()
             }
             O::ReturnCall => {
                 let func = ins.index();
@@ -766,6 +797,58 @@ impl<'m> Translator<'m> {
                 let index = self.pop();
                 let (args, _) = self.call_args(ty);
                 self.emit(Op::ReturnCallIndirect { ty, table, index, args });
+                self.reachable = false;
+                self.close_block();
+            }
+            O::TryTable
+            | O::Try
+            | O::Catch
+            | O::CatchAll
+            | O::Delegate
+            | O::Throw
+            | O::ThrowRef
+            | O::Rethrow
+                if !Proposal::ExceptionHandling.runs() =>
+            {
+                unreachable!()
+            }
+            O::TryTable => self.tr_try_table(ins),
+            O::Try => {
+                self.materialize_all();
+                self.push_ctrl(CtrlKind::Try, ins.block_type(), 0);
+                let c = self.ctrls.last_mut().expect("just pushed");
+                c.legacy = true;
+                c.clauses = Some(Vec::new());
+            }
+            O::Catch => {
+                let n = self.module.tag_type(ins.index()).map_or(0, |t| t.params().len() as u32);
+                self.tr_catch(Some(ins.index()), n);
+            }
+            O::CatchAll => self.tr_catch(None, 0),
+            O::Delegate => self.tr_delegate(ins.index()),
+            O::Throw => {
+                let tag = ins.index();
+                let n = self.module.tag_type(tag).map_or(0, |t| t.params().len() as u32);
+                self.materialize_top(n);
+                let args = self.temp_slot(self.height() - n);
+                for _ in 0..n {
+                    self.stack.pop();
+                }
+                self.emit(Op::Throw { tag, args });
+                self.reachable = false;
+                self.close_block();
+            }
+            O::ThrowRef => {
+                let src = self.pop();
+                self.emit(Op::ThrowRef { src });
+                self.reachable = false;
+                self.close_block();
+            }
+            O::Rethrow => {
+                let ci = self.ctrls.len() - 1 - ins.index() as usize;
+                // Validated: the label is a legacy clause, which keeps its exception at its base.
+                let src = self.temp_slot(self.ctrls[ci].base);
+                self.emit(Op::ThrowRef { src });
                 self.reachable = false;
                 self.close_block();
             }
@@ -954,7 +1037,7 @@ impl<'m> Translator<'m> {
         #[cfg(feature = "only-2-0")]
         {
             let _ = (class, align, m);
-            unreachable!("atomics are refused when built with `only-2-0`")
+            unreachable!()
         }
     }
 
@@ -1029,6 +1112,104 @@ impl<'m> Translator<'m> {
         // The then-arm continues the fuel block; the false path hands back the rest.
         self.push_ctrl(CtrlKind::If, bt, 0);
         self.ctrls.last_mut().expect("just pushed").if_jump = Some(j);
+    }
+
+    /// `try_table`: a block whose clauses branch to labels around it (each as a `br` that
+    /// carries the exception's values, and its `exnref` for the `_ref` forms), recorded as
+    /// branch targets now and as a handler when the block closes.
+    fn tr_try_table(&mut self, ins: &Instr<'_>) {
+        let Imm::TryTable(bt, catches) = &ins.imm else { return };
+        self.materialize_all();
+        let mut clauses = Vec::new();
+        for c in catches.clauses() {
+            let n = c.tag.and_then(|x| self.module.tag_type(x)).map_or(0, |t| t.params().len() as u32);
+            // The values come from the exception, not from the operand stack.
+            let (ci, t) = self.label_target(c.label);
+            let exn = c.with_ref.then_some(t.dst + n as Slot);
+            let target = self.push_target(ci, t);
+            clauses.push(CatchKind::Catch { tag: c.tag, target, exn });
+        }
+        self.push_ctrl(CtrlKind::Block, *bt, 0);
+        self.ctrls.last_mut().expect("just pushed").clauses = Some(clauses);
+    }
+
+    /// A legacy `catch` (tag `tag` with `n` values) or `catch_all` (`None`, 0): as `else`,
+    /// the code before it jumps to the `try`'s `end`, counting the clause instruction
+    /// (docs/counting.md); an exception lands on a fuel block that starts with it, its
+    /// `exnref` in the slot at the block's base (an operand only the translator sees, for
+    /// `rethrow`) and its values above it.
+    fn tr_catch(&mut self, tag: Option<u32>, n: u32) {
+        let ci = self.ctrls.len() - 1;
+        let c = &mut self.ctrls[ci];
+        let (first, dead) = (c.kind == CtrlKind::Try, c.dead);
+        if dead {
+            c.kind = CtrlKind::Catch;
+            return;
+        }
+        if first {
+            c.protects_to = Some(self.instr);
+        }
+        let (base, results) = (c.base, c.results);
+        if self.reachable {
+            self.materialize_top(results);
+            self.leave_clause(ci);
+            let pc = self.emit(Op::Jump { pc: u32::MAX, charge: 0 });
+            self.add_patch(ci, Patch::Op(pc));
+        }
+        self.ctrls[ci].kind = CtrlKind::Catch;
+        self.reachable = true;
+        self.reset_stack(base);
+        let pc = self.open_block(self.instr);
+        self.count();
+        let exn = self.push();
+        let dst = self.temp_slot(base + 1);
+        let target = self.f.targets.len() as u32;
+        self.f.targets.push(BranchTarget { pc, kind: TargetKind::Block, src: dst, dst, n, charge: 0 });
+        for _ in 0..n {
+            self.push();
+        }
+        let clauses = self.ctrls[ci].clauses.get_or_insert_with(Vec::new);
+        clauses.push(CatchKind::Catch { tag, target, exn: Some(exn) });
+    }
+
+    /// At the end of a legacy clause's body (control `ci`), reached: its results, on top of
+    /// the stack and in their slots, move down over the clause's `exnref` to the block's
+    /// result slots, as after any block.
+    fn leave_clause(&mut self, ci: usize) {
+        let c = &self.ctrls[ci];
+        if c.kind != CtrlKind::Catch {
+            return;
+        }
+        let (base, results) = (c.base, c.results);
+        let h = self.height() - results;
+        for k in 0..results {
+            self.place(h + k, self.temp_slot(base + k));
+        }
+        self.stack.truncate(base as usize);
+        for _ in 0..results {
+            self.push();
+        }
+    }
+
+    /// A legacy `delegate l`: ends the `try` as `end` does; an exception its body throws goes
+    /// on to the handlers around label `l` (counted from outside the `try`): those covering
+    /// the label's first instruction when it is a `try` or `try_table` body, else those
+    /// covering the instruction that opened it, or the caller's for the function's label.
+    fn tr_delegate(&mut self, label: u32) {
+        let ci = self.ctrls.len() - 1;
+        if !self.ctrls[ci].dead {
+            let outer = &self.ctrls[ci - 1 - label as usize];
+            let from = match outer.kind {
+                CtrlKind::Func => u32::MAX,
+                CtrlKind::Try => outer.start + 1,
+                _ if outer.clauses.is_some() && !outer.legacy => outer.start + 1,
+                _ => outer.start,
+            };
+            let c = &mut self.ctrls[ci];
+            c.protects_to = Some(self.instr);
+            c.clauses = Some(alloc::vec![CatchKind::Delegate { from }]);
+        }
+        self.end();
     }
 
     fn tr_else(&mut self) {
@@ -1121,9 +1302,23 @@ impl<'m> Translator<'m> {
     }
 
     fn end(&mut self) {
-        let c = self.ctrls.pop().expect("validated: `end` closes an open control");
+        let mut c = self.ctrls.pop().expect("validated: `end` closes an open control");
         if c.dead {
             return;
+        }
+        // Only exceptions make handlers (none in a build with `only-2-0`).
+        if Proposal::ExceptionHandling.runs()
+            && let Some(clauses) = c.clauses.take()
+            && !clauses.is_empty()
+        {
+            let start = self.f.catches.len() as u32;
+            self.f.handlers.push(Handler {
+                from: c.start + 1,
+                to: c.protects_to.unwrap_or(self.instr),
+                start,
+                len: clauses.len() as u32,
+            });
+            self.f.catches.extend(clauses);
         }
         if c.kind == CtrlKind::Func {
             if self.reachable {
@@ -1139,6 +1334,12 @@ impl<'m> Translator<'m> {
         }
         if self.reachable {
             self.materialize_top(c.results);
+            if Proposal::ExceptionHandling.runs() && c.kind == CtrlKind::Catch {
+                self.ctrls.push(c);
+                let ci = self.ctrls.len() - 1;
+                self.leave_clause(ci);
+                c = self.ctrls.pop().expect("just pushed");
+            }
         }
         // An `if` without `else` jumps to its `end` when the condition is false.
         let mut patches = c.patches;
