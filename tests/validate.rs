@@ -369,20 +369,19 @@ fn tail_calls_and_extended_constants_load() {
     );
 }
 
+/// The module `wat` is refused by both validators; ours says `message` at `offset`, which the
+/// caller worked out from the encoding.
+fn refuse(wat: &str, offset: u32, message: &str) {
+    let bytes = wat::parse_str(wat).expect("the text encodes");
+    assert!(theirs(&bytes).is_err(), "wasmparser accepts {wat}");
+    let e = Module::new(&bytes, &Limits::default()).map(|_| ()).expect_err(wat);
+    assert_eq!((e.offset.0, e.to_string()), (offset, format!("{message} (at offset {offset:#x})")), "{wat}");
+}
+
 /// Wrong tail calls and constant expressions are refused with 2.0's words, at the instruction:
 /// offsets worked out from the encoding.
 #[test]
 fn tail_calls_and_extended_constants_refused() {
-    let refuse = |wat: &str, offset: u32, message: &str| {
-        let bytes = wat::parse_str(wat).expect("the text encodes");
-        assert!(theirs(&bytes).is_err(), "wasmparser accepts {wat}");
-        let e = Module::new(&bytes, &Limits::default()).map(|_| ()).expect_err(wat);
-        assert_eq!(
-            (e.offset.0, e.to_string()),
-            (offset, format!("{message} (at offset {offset:#x})")),
-            "{wat}"
-        );
-    };
     // Type section 8..=0x11 (01 08 02 60 00 01 7f 60 00 00), function 0x12..=0x16 (03 03 02 00
     // 01), code: id 0x17, size 0x18, count 0x19, body 0 (size 0x1a, locals 0x1b, `i32.const
     // 0` 0x1c..=0x1d, end 0x1e), body 1: size 0x1f, locals 0x20, `return_call 0` at 0x21. Its
@@ -479,16 +478,6 @@ fn exceptions_load() {
 /// offsets worked out from the encoding.
 #[test]
 fn exceptions_refused() {
-    let refuse = |wat: &str, offset: u32, message: &str| {
-        let bytes = wat::parse_str(wat).expect("the text encodes");
-        assert!(theirs(&bytes).is_err(), "wasmparser accepts {wat}");
-        let e = Module::new(&bytes, &Limits::default()).map(|_| ()).expect_err(wat);
-        assert_eq!(
-            (e.offset.0, e.to_string()),
-            (offset, format!("{message} (at offset {offset:#x})")),
-            "{wat}"
-        );
-    };
     // Type section 8..=0xe (01 05 01 60 00 01 7f), tag section: id 0xf, size 0x10, count 0x11,
     // attribute 0x12, type index 0x13: a tag type with a result.
     refuse("(module (tag (result i32)))", 0x13, "non-empty tag result type");

@@ -508,6 +508,38 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             );
         }};
     }
+    // Calls host function `$index` (store function `$callee`) with its arguments at `$args`,
+    // its results written there: a call, counted and observed, the host entered under the
+    // caller's import it is linked to (none for a host function reached through another
+    // instance's table) and left when it returns.
+    macro_rules! host_call {
+        ($callee:expr, $index:expr, $args:expr, $indirect:expr) => {{
+            counters.calls += 1;
+            counters.indirect_calls += $indirect as u64;
+            obs.call($indirect);
+            let at = exact!();
+            let import = if O::ENABLED { import_of(inst, $callee) } else { None };
+            if let Some(i) = import {
+                obs.enter(i, at);
+            }
+            let mut caller = Caller {
+                memory: &mut mem.data,
+                globals: &globals[..],
+                global_addrs: &inst.globals,
+                global_types: &inst.module.global_types,
+                events: obs,
+                instructions: at,
+            };
+            let host = &mut host_funcs[$index as usize];
+            let ty = &funcs[$callee as usize].ty;
+            if let Err(k) = call_host(host, ty, &mut caller, frame, hi, fp, $args as usize) {
+                trap!(k);
+            }
+            if import.is_some() {
+                obs.leave(at);
+            }
+        }};
+    }
     // Switches to the function `$f` (a store function index) with frame pointer `$fp`.
     // Calls are counted once the callee is entered (a call that overflows the stack traps
     // before it happens).
@@ -551,32 +583,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                     continue;
                 }
                 FuncKind::Host { index } => {
-                    counters.calls += 1;
-                    counters.indirect_calls += $indirect as u64;
-                    obs.call($indirect);
-                    let at = exact!();
-                    // Entered under the caller's import it is linked to (none for a host
-                    // function reached through another instance's table).
-                    let import = if O::ENABLED { import_of(inst, callee) } else { None };
-                    if let Some(i) = import {
-                        obs.enter(i, at);
-                    }
-                    let mut caller = Caller {
-                        memory: &mut mem.data,
-                        globals: &globals[..],
-                        global_addrs: &inst.globals,
-                        global_types: &inst.module.global_types,
-                        events: obs,
-                        instructions: at,
-                    };
-                    let host = &mut host_funcs[index as usize];
-                    let ty = &funcs[callee as usize].ty;
-                    if let Err(k) = call_host(host, ty, &mut caller, frame, hi, fp, $args as usize) {
-                        trap!(k);
-                    }
-                    if import.is_some() {
-                        obs.leave(at);
-                    }
+                    host_call!(callee, index, $args, $indirect);
                     pc += 1;
                     continue;
                 }
@@ -625,32 +632,8 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
                 continue;
             }
             let FuncKind::Host { index: host } = funcs[callee as usize].kind else { unreachable!() };
-            counters.calls += 1;
-            counters.indirect_calls += $indirect as u64;
-            obs.call($indirect);
-            let at = exact!();
-            let import = if O::ENABLED { import_of(inst, callee) } else { None };
-            if let Some(i) = import {
-                obs.enter(i, at);
-            }
-            let mut caller = Caller {
-                memory: &mut mem.data,
-                globals: &globals[..],
-                global_addrs: &inst.globals,
-                global_types: &inst.module.global_types,
-                events: obs,
-                instructions: at,
-            };
-            let ty = &funcs[callee as usize].ty;
-            if let Err(k) =
-                call_host(&mut host_funcs[host as usize], ty, &mut caller, frame, hi, fp, $args as usize)
-            {
-                trap!(k);
-            }
-            if import.is_some() {
-                obs.leave(at);
-            }
-            ret!($args, ty.results().len());
+            host_call!(callee, host, $args, $indirect);
+            ret!($args, funcs[callee as usize].ty.results().len());
         }};
     }
     // Returns from the current function with results at `$src..$src+$n`.
