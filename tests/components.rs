@@ -556,10 +556,10 @@ fn components_refuse_the_proposals_they_leave_out() {
     }
 }
 
-/// The components are built without the feature `threads` (docs/components.md, "Sizes"): a
-/// target with a shared memory is refused as outside what they run (mode 1) at its memory's
-/// limits flags, the byte after the memory section's count; the CLI, built with threads, runs
-/// it (the CSV counted by hand in tests/page_writes.rs).
+/// The components are built without threads (feature `only-2-0`, docs/components.md): a target
+/// with a shared memory is refused as outside what they run (mode 1) at its memory's limits
+/// flags, the byte after the memory section's count; the CLI, which runs threads, runs it (the
+/// CSV counted by hand in tests/page_writes.rs).
 #[test]
 fn threads_are_refused_by_the_component_and_run_by_the_cli() {
     let module = wat::parse_str(common::ATOMICS_TARGET).unwrap();
