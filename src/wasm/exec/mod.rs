@@ -590,6 +590,18 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             }
         }};
     }
+    // The store function that `call_indirect` or `return_call_indirect` of type `$ty` through
+    // table `$table` reaches at slot `$index`'s element, or its trap.
+    macro_rules! indirect_callee {
+        ($ty:expr, $table:expr, $index:expr) => {{
+            let tab = &tables[inst.tables[$table as usize] as usize];
+            let callee = tri!(table::callee(tab, get!(u32, $index)));
+            if funcs[callee as usize].type_id != inst.type_ids[$ty as usize] {
+                trap!(TrapKind::IndirectCallTypeMismatch);
+            }
+            callee
+        }};
+    }
     // A tail call (`return_call`, `return_call_indirect`) of store function `$callee` with its
     // arguments at `$args`: a call and a return in one (docs/counting.md, "Threads, exceptions
     // and tail calls"). A Wasm callee takes over the caller's frame, its arguments moved to the
@@ -969,14 +981,10 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             enter!(inst.funcs[$func as usize], $args, false);
         }};
         (CallIndirect { $ty:ident, $table:ident, $index:ident, $args:ident }) => {{
-            let tab = &tables[inst.tables[$table as usize] as usize];
-            let callee = tri!(table::callee(tab, get!(u32, $index)));
-            if funcs[callee as usize].type_id != inst.type_ids[$ty as usize] {
-                trap!(TrapKind::IndirectCallTypeMismatch);
-            }
+            let callee = indirect_callee!($ty, $table, $index);
             enter!(callee, $args, true);
         }};
-        // Without tail calls (`only-2-0`) the validator refuses them, and their code is left out.
+        // Without tail calls (`only-2-0`) the decoder refuses them, and their code is left out.
         (ReturnCall { $func:ident, $args:ident }) => {{
             if !Proposal::TailCalls.runs() {
                 unreachable!();
@@ -987,11 +995,7 @@ fn run<O: Observer, const P: bool>(store: &mut Store, st: &mut State, obs: &mut 
             if !Proposal::TailCalls.runs() {
                 unreachable!();
             }
-            let tab = &tables[inst.tables[$table as usize] as usize];
-            let callee = tri!(table::callee(tab, get!(u32, $index)));
-            if funcs[callee as usize].type_id != inst.type_ids[$ty as usize] {
-                trap!(TrapKind::IndirectCallTypeMismatch);
-            }
+            let callee = indirect_callee!($ty, $table, $index);
             tail!(callee, $args, true);
         }};
         // Without exceptions (`only-2-0`) the decoder refuses them, and their code is left out.
